@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 build perfkmod.ko against KDIR
+# make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
+# make check           build the test kernels and run every test lane in QEMU
+# make check LANE=x    one lane: x86-debug, distro or arm64-pmu
+# make demo            load perfkmod in Debian's kernel in QEMU, show counters
+#
+# KDIR, ARCH and CROSS_COMPILE are passed to the kernel build as usual.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+LANE ?=
+
+kbuild = $(MAKE) -C $(KDIR) M=$(CURDIR)
+
+all: module
+
+module: kdir
+	$(kbuild) modules
+
+tests: kdir
+	$(kbuild) PERFKMOD_TESTS=m modules
+
+kdir:
+	@test -f $(KDIR)/Makefile || { \
+	  echo "No kernel build tree at $(KDIR)."; \
+	  echo "Install the headers of the running kernel, or name a tree:"; \
+	  echo "  make KDIR=/path/to/linux/build"; exit 1; }
+
+clean:
+	$(kbuild) clean 2>/dev/null || true
+	rm -rf .build
+
+check:
+	scripts/check.sh $(LANE)
+
+demo:
+	scripts/demo.sh
+
+.PHONY: all module tests kdir clean check demo
