@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the test VM's initramfs.
+#
+#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR]
+#
+# It holds busybox, the guest scripts of tests/guest/ (as /init and
+# /tests/), perfkmod.ko and every other module built in MODULE_DIR (KUnit
+# modules of tests/ go to /modules/kunit/), and the static helper programs
+# found in HELPER_DIR (to /bin/). It is made with the kernel's own
+# gen_init_cpio, so that /dev/console exists without root privileges.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
+out=${1:?usage: initramfs.sh OUT BUSYBOX MODULE_DIR [HELPER_DIR]}
+busybox=${2:?busybox}
+moddir=${3:?module dir}
+helpers=${4:-}
+
+gen=$cache/bin/gen_init_cpio
+if [ ! -x "$gen" ]; then
+	src=$(ls -d "$cache"/src/linux-source-6.12_*/usr/gen_init_cpio.c | head -1)
+	mkdir -p "$cache/bin"
+	gcc -O2 -o "$gen" "$src"
+fi
+
+spec=$out.spec
+{
+	for d in /dev /proc /sys /tmp /bin /tests /modules /modules/kunit; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "file /init $top/tests/guest/init 0755 0 0"
+	for f in "$top"/tests/guest/*; do
+		echo "file /tests/${f##*/} $f 0755 0 0"
+	done
+	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
+	for f in "$moddir"/tests/*.ko; do
+		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
+	done
+	if [ -n "$helpers" ]; then
+		for f in "$helpers"/*; do
+			[ -x "$f" ] && echo "file /bin/${f##*/} $f 0755 0 0"
+		done
+	fi
+} >"$spec"
+"$gen" "$spec" >"$out"

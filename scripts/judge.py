@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge one test VM's console log.
+
+    scripts/judge.py LANE LOG
+
+Counts the KUnit results (the KTAP each suite prints, cross-checked against
+its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
+lines, see tests/guest/lib.sh) and every kernel report (BUG, WARNING, Oops,
+KASAN, lockdep, kmemleak, stalls), each report counting as one failure.
+Prints what failed or was skipped, then "LANE: N passed, N failed,
+N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
+when anything failed.
+"""
+
+import re
+import sys
+
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+# What the kernel prints when something is wrong. Each match is a failure.
+REPORTS = re.compile(
+    r"BUG:|WARNING:|Oops|Kernel panic|kernel BUG at|general protection fault"
+    r"|Unable to handle kernel|KASAN|UBSAN|possible (circular|recursive) locking"
+    r"|inconsistent lock state|lock held when returning to user space"
+    r"|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|ODEBUG:|list_(add|del) corruption"
+    r"|INFO: task .* blocked for more than|rcu: INFO: .*stall|self-detected stall"
+    r"|soft lockup|hard LOCKUP|unreferenced object 0x|suspected memory leak"
+)
+KUNIT_SUITE = re.compile(r"^    # Subtest: (\S+)")
+KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
+KUNIT_TOTALS = re.compile(
+    r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
+KUNIT_DIAG = re.compile(r"^ {8,}# (.*)")
+GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
+
+
+def judge(lane, lines):
+    passed = failed = skipped = 0
+    problems, skips = [], []
+    suites, totals, announced = [], 0, []
+    diag = []
+    done = False
+
+    for i, raw in enumerate(lines):
+        line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
+        if "PERFKMOD-DONE" in line:
+            done = True
+        m = GUEST.search(line)
+        if m:
+            verdict, name, why = m.groups()
+            if verdict == "ok":
+                passed += 1
+            elif verdict == "skip":
+                skipped += 1
+                skips.append(f"{name}: {why}")
+            else:
+                failed += 1
+                problems.append(f"integration test {name}: {why}")
+            continue
+        if "PERFKMOD-KUNIT-MODULE" in line:
+            announced.append((line.split()[-1], len(suites)))
+            continue
+        if line.startswith("PERFKMOD-"):
+            continue
+        m = KUNIT_SUITE.match(line)
+        if m:
+            suites.append(m.group(1))
+            continue
+        m = KUNIT_DIAG.match(line)
+        if m:
+            diag.append(m.group(1))
+            continue
+        m = KUNIT_CASE.match(line)
+        if m and suites:
+            indent, verdict, name, why = m.groups()
+            where = f"{suites[-1]}.{name}"
+            if why is not None:
+                skips.append(f"{where}: {why}")
+            elif verdict == "not ok":
+                problems.append(f"KUnit {where}: " + " | ".join(diag[-6:]))
+            diag = []
+            continue
+        m = KUNIT_TOTALS.match(line)
+        if m:
+            p, f, s, t = map(int, m.groups())
+            if p + f + s != t:
+                problems.append(f"KUnit totals do not add up: {line}")
+                failed += 1
+            passed, failed, skipped = passed + p, failed + f, skipped + s
+            totals += 1
+            continue
+        if REPORTS.search(line):
+            failed += 1
+            context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
+            problems.append("kernel report:\n    " + "\n    ".join(context))
+
+    for name, first_suite in announced:
+        if first_suite == len(suites):
+            failed += 1
+            problems.append(f"KUnit module {name} ran no suite")
+    if totals != len(suites):
+        failed += 1
+        problems.append(f"{len(suites)} KUnit suites started but "
+                        f"{totals} printed their totals (a crash?)")
+    if not done:
+        failed += 1
+        problems.append("the guest did not finish its tests (crash or timeout);"
+                        " the log ends with:\n    " +
+                        "\n    ".join(l.rstrip() for l in lines[-15:]))
+    return passed, failed, skipped, problems, skips
+
+
+def main():
+    lane, path = sys.argv[1], sys.argv[2]
+    with open(path, errors="replace") as f:
+        lines = f.readlines()
+    passed, failed, skipped, problems, skips = judge(lane, lines)
+    for s in skips:
+        print(f"{lane}: SKIP {s}")
+    for p in problems:
+        print(f"{lane}: FAIL {p}")
+    print(f"{lane}: {passed} passed, {failed} failed, {skipped} skipped")
+    print(f"counts {passed} {failed} {skipped}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

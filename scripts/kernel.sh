@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Find or build the kernel a test lane runs.
+#
+#   scripts/kernel.sh LANE      LANE: x86-debug | arm64-pmu | distro
+#
+# Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
+# KVER) for the caller to eval; everything else goes to stderr.
+#
+# Self-built kernels come from Debian's linux-source-6.12, configured as
+# allnoconfig plus tests/config/common.config plus tests/config/LANE.config,
+# and are cached in $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key
+# made of the source package version, the fragments and the compiler: they
+# are rebuilt only when that key changes. The distro lane is Debian's own
+# amd64 kernel image and the headers package that matches it.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
+lane=${1:?usage: kernel.sh x86-debug|arm64-pmu|distro}
+jobs=$(nproc)
+
+log() { echo "kernel.sh: $*" >&2; }
+die() { log "$*"; exit 1; }
+
+# Extract the kernel source once per Debian source package version.
+source_tree() {
+	local ver dir tmp
+
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	dir=$cache/src/linux-source-6.12_${ver//[^A-Za-z0-9.+-]/_}
+	if [ ! -f "$dir/.perfkmod-extracted" ]; then
+		log "extracting linux-source-6.12 $ver into $dir"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp"
+		mv "$dir.tmp/linux-source-6.12" "$dir"
+		rmdir "$dir.tmp"
+		touch "$dir/.perfkmod-extracted"
+	fi
+	echo "$dir"
+}
+
+# Every option a fragment asks for must survive olddefconfig: Kconfig drops
+# options whose dependencies are missing without a word.
+verify_config() {
+	local config=$1 frag=$2 line sym bad=0
+
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$config" ||
+				{ log "not set as asked: $line"; bad=1; }
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			! grep -q "^$sym=" "$config" ||
+				{ log "set but asked off: $sym"; bad=1; }
+			;;
+		esac
+	done <"$frag"
+	return $bad
+}
+
+build_lane() {
+	local arch=$1 cross=$2 image=$3 src ver key out frag
+
+	src=$(source_tree)
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	key=$(cat "$top/tests/config/common.config" \
+		"$top/tests/config/$lane.config" | sha256sum | cut -c1-12)
+	key=$key-$(echo "$("${cross}gcc" --version | head -1)" | sha256sum | cut -c1-6)
+	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
+	frag=$out/perfkmod.fragment
+
+	if [ ! -f "$out/.perfkmod-built" ]; then
+		log "building $lane kernel in $out (log: $out/build.log)"
+		mkdir -p "$out"
+		cat "$top/tests/config/common.config" \
+			"$top/tests/config/$lane.config" >"$frag"
+		make -s -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
+			KCONFIG_ALLCONFIG="$frag" allnoconfig >&2
+		verify_config "$out/.config" "$frag" ||
+			die "$lane: the config fragment did not survive Kconfig"
+		if ! make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
+			-j"$jobs" all >"$out/build.log" 2>&1; then
+			tail -40 "$out/build.log" >&2
+			die "$lane: kernel build failed (see $out/build.log)"
+		fi
+		touch "$out/.perfkmod-built"
+	fi
+	echo "ARCH=$arch CROSS_COMPILE=$cross KDIR=$out IMAGE=$out/$image" \
+		"KVER=$(cat "$out/include/config/kernel.release")"
+}
+
+# Debian's own kernel: the image that matches the installed headers.
+distro_lane() {
+	local dep kver pkgver dir
+
+	dep=$(dpkg-query -W -f='${Depends}' linux-headers-amd64)
+	kver=${dep%% *}
+	kver=${kver#linux-headers-}
+	pkgver=${dep##*= }
+	pkgver=${pkgver%)}
+	dir=$cache/distro/${kver}_${pkgver//[^A-Za-z0-9.+-]/_}
+	if [ ! -f "$dir/.perfkmod-extracted" ]; then
+		log "fetching Debian's linux-image-$kver-unsigned $pkgver"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get download -q \
+			"linux-image-$kver-unsigned=$pkgver" >&2)
+		dpkg-deb -x "$dir"/linux-image-*.deb "$dir/root"
+		rm -f "$dir"/linux-image-*.deb
+		touch "$dir/.perfkmod-extracted"
+	fi
+	[ -d "/usr/src/linux-headers-$kver" ] ||
+		die "missing /usr/src/linux-headers-$kver"
+	echo "ARCH=x86_64 CROSS_COMPILE= KDIR=/usr/src/linux-headers-$kver" \
+		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver"
+}
+
+case $lane in
+x86-debug) build_lane x86_64 "" arch/x86/boot/bzImage ;;
+arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image ;;
+distro) distro_lane ;;
+*) die "unknown lane '$lane' (x86-debug, arm64-pmu, distro)" ;;
+esac

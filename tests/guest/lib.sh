@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the guest tests. Results go to the kernel log through
+# /dev/kmsg (the kernel is booted with printk.devkmsg=on), so they reach the
+# console whole and in order with any kernel report; scripts/judge.py reads
+# them from there:
+#	PERFKMOD-TEST ok NAME
+#	PERFKMOD-TEST not ok NAME - WHY
+#	PERFKMOD-TEST skip NAME - WHY
+
+MODDIR=/modules
+DBG=/sys/kernel/debug/perfkmod
+
+log() { echo "$*" >/dev/kmsg; }
+pass() { log "PERFKMOD-TEST ok $1"; }
+fail() { log "PERFKMOD-TEST not ok $1 - $2"; }
+skip() { log "PERFKMOD-TEST skip $1 - $2"; }
+
+# check NAME COMMAND...: one test, passed when COMMAND succeeds. What the
+# command printed is logged when it fails.
+check() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		pass "$_name"
+	else
+		fail "$_name" "exit $? from: $* ${_out:+: $(echo "$_out" | tail -3 | tr '\n' ' ')}"
+	fi
+}
+
+# check_fails NAME COMMAND...: passed when COMMAND fails.
+check_fails() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		fail "$_name" "succeeded but should fail: $*"
+	else
+		pass "$_name"
+	fi
+}
+
+loaded() { grep -q "^$1 " /proc/modules; }
