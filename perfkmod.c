@@ -2,10 +2,17 @@
 /*
  * perfkmod: in-kernel performance counters for kernel code and root users.
  *
- * Module init and exit, and the module parameters.
+ * Counter lifecycle (create, enable, disable, reset, read, release), the
+ * per-CPU events of all-CPUs counters and their CPU hotplug, module init,
+ * exit and parameters. The exported functions are documented in perfkmod.h.
  */
+#include <linux/cpuhotplug.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
 
 #include "internal.h"
 
@@ -25,8 +32,546 @@ static const struct kernel_param_ops max_counters_ops = {
 module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
 MODULE_PARM_DESC(max_counters, "most counters at once (1-65536, default 256)");
 
+/* The dynamic CPU hotplug state all-CPUs counters are instances of. */
+static enum cpuhp_state perfkmod_hp_state;
+
+static bool is_sampling(const struct perfkmod_config *cfg)
+{
+	return cfg->sample_period || cfg->sample_freq;
+}
+
+static void config_to_attr(const struct perfkmod_config *cfg,
+			   struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = cfg->type;
+	attr->config = cfg->config;
+	attr->config1 = cfg->config1;
+	attr->config2 = cfg->config2;
+	if (cfg->type == PERF_TYPE_BREAKPOINT) {
+		attr->bp_addr = cfg->bp_addr;
+		attr->bp_len = cfg->bp_len;
+		attr->bp_type = cfg->bp_type;
+	}
+	if (cfg->sample_freq) {
+		attr->freq = 1;
+		attr->sample_freq = cfg->sample_freq;
+	} else {
+		attr->sample_period = cfg->sample_period;
+	}
+	attr->precise_ip = cfg->precise_ip;
+	attr->inherit = cfg->inherit;
+	attr->pinned = cfg->pinned;
+	attr->exclusive = cfg->exclusive;
+	attr->exclude_user = cfg->exclude_user;
+	attr->exclude_kernel = cfg->exclude_kernel;
+	attr->exclude_hv = cfg->exclude_hv;
+	attr->exclude_idle = cfg->exclude_idle;
+}
+
+/*
+ * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
+ * the checks of perf_event_open() that the kernel path skips.
+ */
+static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
+				       struct task_struct *task, bool disabled)
+{
+	bool sampling = is_sampling(&c->config);
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	int err;
+
+	config_to_attr(&c->config, &attr);
+	attr.disabled = disabled;
+	event = perf_event_create_kernel_counter(&attr, cpu, task,
+			sampling ? perfkmod_overflow : NULL, c);
+	if (IS_ERR(event))
+		return event;
+
+	err = 0;
+	if (sampling && (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+		err = -EOPNOTSUPP;
+	else if (c->config.sample_freq)
+		/* perf_event_period() checks the frequency against the limit */
+		err = perf_event_period(event, c->config.sample_freq);
+	if (err) {
+		perf_event_release_kernel(event);
+		return ERR_PTR(err);
+	}
+	return event;
+}
+
+/* @val += what @event counted, with its times. */
+static void add_event_value(struct perf_event *event, struct perfkmod_value *val)
+{
+	u64 enabled, running;
+
+	val->value += perf_event_read_value(event, &enabled, &running);
+	val->enabled += enabled;
+	val->running += running;
+}
+
+/* One CPU's share of an all-CPUs counter; called with @c->lock held. */
+static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
+			    struct perfkmod_value *val)
+{
+	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+	lockdep_assert_held(&c->lock);
+	*val = pc->retired;
+	if (pc->event)
+		add_event_value(pc->event, val);
+	val->value -= min(val->value, pc->base);
+}
+
+/*
+ * CPU hotplug callbacks of all-CPUs counters, also run on every online CPU
+ * by cpuhp_state_add_instance() and cpuhp_state_remove_instance(). They run
+ * with cpu_hotplug_lock held and never fail: a CPU must come online even
+ * when its event cannot be created; the CPU then reads as in error.
+ */
+static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
+						 node);
+	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	struct perf_event *event;
+
+	mutex_lock(&c->lock);
+	event = create_event(c, cpu, NULL, !c->enabled);
+	if (IS_ERR(event)) {
+		pc->err = PTR_ERR(event);
+		pr_debug("no event on CPU %u: %pe\n", cpu, event);
+	} else {
+		pc->event = event;
+		pc->err = 0;
+	}
+	mutex_unlock(&c->lock);
+	return 0;
+}
+
+/* A CPU going offline keeps what its event counted, in @retired. */
+static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
+						 node);
+	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+	mutex_lock(&c->lock);
+	if (pc->event) {
+		add_event_value(pc->event, &pc->retired);
+		perf_event_release_kernel(pc->event);
+		pc->event = NULL;
+	}
+	pc->err = 0;
+	mutex_unlock(&c->lock);
+	return 0;
+}
+
+static int create_all_cpus(struct perfkmod_counter *c)
+{
+	int cpu, err;
+
+	c->cpus = alloc_percpu(struct perfkmod_cpu);
+	if (!c->cpus)
+		return -ENOMEM;
+	err = cpuhp_state_add_instance(perfkmod_hp_state, &c->node);
+	if (err)
+		goto err_free;
+
+	/* The callbacks do not fail; creation does, with the first errno. */
+	mutex_lock(&c->lock);
+	for_each_possible_cpu(cpu) {
+		err = per_cpu_ptr(c->cpus, cpu)->err;
+		if (err)
+			break;
+	}
+	mutex_unlock(&c->lock);
+	if (err)
+		goto err_remove;
+	return 0;
+
+err_remove:
+	cpuhp_state_remove_instance(perfkmod_hp_state, &c->node);
+err_free:
+	free_percpu(c->cpus);
+	return err;
+}
+
+/* The task a config names, with a reference held, or an ERR_PTR(). */
+static struct task_struct *get_config_task(const struct perfkmod_config *cfg)
+{
+	struct task_struct *task;
+
+	if (cfg->task) {
+		get_task_struct(cfg->task);
+		return cfg->task;
+	}
+	if (cfg->pid <= 0)
+		return ERR_PTR(-EINVAL);
+	rcu_read_lock();
+	task = pid_task(find_vpid(cfg->pid), PIDTYPE_PID);
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	return task ?: ERR_PTR(-ESRCH);
+}
+
+static int create_task(struct perfkmod_counter *c)
+{
+	struct task_struct *task = get_config_task(&c->config);
+	int err = 0;
+
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	c->config.pid = task_pid_vnr(task);
+	c->config.task = NULL;
+	/* perf holds its own reference to the task as long as the event */
+	c->event = create_event(c, -1, task, !c->enabled);
+	if (IS_ERR(c->event))
+		err = PTR_ERR(c->event);
+	put_task_struct(task);
+	return err;
+}
+
+static int check_config(const struct perfkmod_config *cfg)
+{
+	if (cfg->sample_period && cfg->sample_freq)
+		return -EINVAL;
+	if (cfg->sample_period & BIT_ULL(63))
+		return -EINVAL;
+	if (cfg->precise_ip > 3)
+		return -EINVAL;
+	if (cfg->target == PERFKMOD_TARGET_CPU && cfg->cpu < 0)
+		return -EINVAL;
+	if (cfg->target > PERFKMOD_TARGET_TASK)
+		return -EINVAL;
+	return 0;
+}
+
+struct perfkmod_counter *
+perfkmod_counter_create(const struct perfkmod_config *config)
+{
+	struct perfkmod_counter *c;
+	int err;
+
+	err = check_config(config);
+	if (err)
+		return ERR_PTR(err);
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->config = *config;
+	c->enabled = !config->disabled;
+	mutex_init(&c->lock);
+
+	switch (config->target) {
+	case PERFKMOD_TARGET_ALL_CPUS:
+		err = create_all_cpus(c);
+		break;
+	case PERFKMOD_TARGET_CPU:
+		c->event = create_event(c, config->cpu, NULL, !c->enabled);
+		err = PTR_ERR_OR_ZERO(c->event);
+		break;
+	case PERFKMOD_TARGET_TASK:
+		err = create_task(c);
+		break;
+	}
+	if (err)
+		goto err_free;
+	c->config.task = NULL;
+	pr_debug("created counter type %u config %#llx target %d\n",
+		 config->type, config->config, config->target);
+	return c;
+
+err_free:
+	mutex_destroy(&c->lock);
+	kfree(c);
+	pr_debug("create type %u config %#llx: %d\n", config->type,
+		 config->config, err);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_create);
+
+void perfkmod_counter_release(struct perfkmod_counter *c)
+{
+	if (IS_ERR_OR_NULL(c))
+		return;
+	if (c->cpus) {
+		cpuhp_state_remove_instance(perfkmod_hp_state, &c->node);
+		free_percpu(c->cpus);
+	} else {
+		perf_event_release_kernel(c->event);
+	}
+	mutex_destroy(&c->lock);
+	kfree(c);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_release);
+
+/* Call @fn on each of @c's perf events, with @c->lock held. */
+static void for_each_event(struct perfkmod_counter *c,
+			   void (*fn)(struct perf_event *event))
+{
+	int cpu;
+
+	lockdep_assert_held(&c->lock);
+	if (!c->cpus) {
+		fn(c->event);
+		return;
+	}
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+		if (pc->event)
+			fn(pc->event);
+	}
+}
+
+void perfkmod_counter_enable(struct perfkmod_counter *c)
+{
+	mutex_lock(&c->lock);
+	c->enabled = true;
+	for_each_event(c, perf_event_enable);
+	mutex_unlock(&c->lock);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
+
+void perfkmod_counter_disable(struct perfkmod_counter *c)
+{
+	mutex_lock(&c->lock);
+	c->enabled = false;
+	for_each_event(c, perf_event_disable);
+	mutex_unlock(&c->lock);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_disable);
+
+void perfkmod_counter_reset(struct perfkmod_counter *c)
+{
+	struct perfkmod_value val = {};
+	int cpu;
+
+	mutex_lock(&c->lock);
+	if (!c->cpus) {
+		add_event_value(c->event, &val);
+		/* pairs with READ_ONCE() in perfkmod_counter_read() */
+		WRITE_ONCE(c->base, val.value);
+	} else {
+		for_each_possible_cpu(cpu) {
+			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+			val = pc->retired;
+			if (pc->event)
+				add_event_value(pc->event, &val);
+			pc->base = val.value;
+		}
+	}
+	mutex_unlock(&c->lock);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_reset);
+
+u64 perfkmod_scale(u64 value, u64 enabled, u64 running)
+{
+	if (!running)
+		return 0;
+	if (running >= enabled)
+		return value;
+	/* the quotient fits in 64 bits iff the product's top half < running */
+	if (mul_u64_u64_shr(value, enabled, 64) >= running)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(value, enabled, running);
+}
+EXPORT_SYMBOL_GPL(perfkmod_scale);
+
+void perfkmod_counter_read(struct perfkmod_counter *c,
+			   struct perfkmod_value *val)
+{
+	struct perfkmod_value cpu_val;
+	u64 base;
+	int cpu;
+
+	memset(val, 0, sizeof(*val));
+	if (!c->cpus) {
+		add_event_value(c->event, val);
+		/*
+		 * A reset racing with this read may leave a base above the
+		 * value read before it: that read is then as good as zero.
+		 */
+		base = READ_ONCE(c->base);
+		val->value -= min(val->value, base);
+	} else {
+		mutex_lock(&c->lock);
+		for_each_possible_cpu(cpu) {
+			read_cpu_locked(c, cpu, &cpu_val);
+			val->value += cpu_val.value;
+			val->enabled += cpu_val.enabled;
+			val->running += cpu_val.running;
+		}
+		mutex_unlock(&c->lock);
+	}
+	val->scaled = perfkmod_scale(val->value, val->enabled, val->running);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read);
+
+int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
+			      struct perfkmod_value *val)
+{
+	if (!c->cpus || cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	mutex_lock(&c->lock);
+	read_cpu_locked(c, cpu, val);
+	mutex_unlock(&c->lock);
+	val->scaled = perfkmod_scale(val->value, val->enabled, val->running);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
+
+int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
+{
+	int cpu, err = 0;
+
+	if (!is_sampling(&c->config))
+		return -EINVAL;
+	mutex_lock(&c->lock);
+	if (!c->cpus) {
+		err = perf_event_period(c->event, value);
+	} else {
+		for_each_possible_cpu(cpu) {
+			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+			if (pc->event)
+				err = perf_event_period(pc->event, value);
+			if (err)
+				break;
+		}
+	}
+	/* CPUs that come online later get the new value too */
+	if (!err && c->config.sample_freq)
+		c->config.sample_freq = value;
+	else if (!err)
+		c->config.sample_period = value;
+	mutex_unlock(&c->lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_set_period);
+
+/* perf's state of one event, read without perf's locks. */
+static enum perfkmod_state event_state(struct perf_event *event)
+{
+	switch (READ_ONCE(event->state)) {
+	case PERF_EVENT_STATE_ERROR:
+		return PERFKMOD_STATE_ERROR;
+	case PERF_EVENT_STATE_EXIT:
+	case PERF_EVENT_STATE_DEAD:
+		return PERFKMOD_STATE_EXIT;
+	case PERF_EVENT_STATE_OFF:
+		return PERFKMOD_STATE_OFF;
+	default:
+		return PERFKMOD_STATE_ACTIVE;
+	}
+}
+
+enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
+{
+	enum perfkmod_state state;
+	int cpu;
+
+	if (!c->cpus)
+		return event_state(c->event);
+
+	mutex_lock(&c->lock);
+	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+		if (pc->err ||
+		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))
+			state = PERFKMOD_STATE_ERROR;
+	}
+	mutex_unlock(&c->lock);
+	return state;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_state);
+
+const struct perfkmod_config *
+perfkmod_counter_config(const struct perfkmod_counter *c)
+{
+	return &c->config;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_config);
+
+const char *perfkmod_strerror(int err)
+{
+	switch (err) {
+	case 0:
+		return "success";
+	case -ENOENT:
+		return "no PMU for this event: hardware counters are unavailable, e.g. in a VM, or no PMU has this type";
+	case -EOPNOTSUPP:
+		return "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it does not support";
+	case -EINVAL:
+		return "invalid event settings";
+	case -ENODEV:
+		return "the CPU is offline or does not exist";
+	case -ESRCH:
+		return "no such task, or it is exiting";
+	case -EBUSY:
+		return "the PMU is busy: an exclusive event holds it";
+	case -ENOSPC:
+		return "no free hardware slot: every breakpoint register is in use";
+	case -ENOMEM:
+		return "out of memory";
+	case -ERANGE:
+		return "a number is out of range";
+	case -E2BIG:
+		return "the text is too long";
+	case -EEXIST:
+		return "a counter with this name exists";
+	case -EACCES:
+	case -EPERM:
+		return "not permitted";
+	default:
+		return "unexpected error";
+	}
+}
+EXPORT_SYMBOL_GPL(perfkmod_strerror);
+
+/**
+ * perfkmod_hotplug_init() - set up the CPU hotplug state of all-CPUs counters
+ *
+ * Context: process context, may sleep; called once from module init.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_hotplug_init(void)
+{
+	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perfkmod:online",
+					  perfkmod_cpu_online,
+					  perfkmod_cpu_offline);
+	if (ret < 0)
+		return ret;
+	perfkmod_hp_state = ret;
+	return 0;
+}
+
+/**
+ * perfkmod_hotplug_exit() - remove the CPU hotplug state
+ *
+ * Every all-CPUs counter must be released first.
+ *
+ * Context: process context, may sleep; called once from module exit.
+ */
+void perfkmod_hotplug_exit(void)
+{
+	cpuhp_remove_multi_state(perfkmod_hp_state);
+}
+
 static int __init perfkmod_init(void)
 {
+	int err;
+
+	err = perfkmod_hotplug_init();
+	if (err)
+		return err;
 	perfkmod_debugfs_init();
 	return 0;
 }
@@ -34,6 +579,7 @@ static int __init perfkmod_init(void)
 static void __exit perfkmod_exit(void)
 {
 	perfkmod_debugfs_exit();
+	perfkmod_hotplug_exit();
 }
 
 module_init(perfkmod_init);

@@ -2,9 +2,318 @@
 /*
  * perfkmod: in-kernel performance counters for other kernel code.
  *
- * This is the public interface other modules include.
+ * This is the public interface other modules include. A counter is made from
+ * a struct perfkmod_config (filled in by hand, or by perfkmod_parse() from the
+ * same text users write in debugfs), then enabled, read and released:
+ *
+ *	struct perfkmod_config cfg = {
+ *		.type = PERF_TYPE_SOFTWARE,
+ *		.config = PERF_COUNT_SW_PAGE_FAULTS,
+ *	};
+ *	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+ *	struct perfkmod_value v;
+ *
+ *	if (IS_ERR(c))
+ *		return PTR_ERR(c);
+ *	...
+ *	perfkmod_counter_read(c, &v);
+ *	perfkmod_counter_release(c);
+ *
+ * A zeroed config counts on every CPU; see &enum perfkmod_target.
  */
 #ifndef _PERFKMOD_H
 #define _PERFKMOD_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+struct task_struct;
+struct perfkmod_counter;
+
+/**
+ * enum perfkmod_target - where a counter counts
+ * @PERFKMOD_TARGET_ALL_CPUS: on every CPU, one perf event per online CPU
+ *	summed on read. A CPU that comes online gets its event; one that goes
+ *	offline keeps the count it had. This is the zero value.
+ * @PERFKMOD_TARGET_CPU: on &perfkmod_config.cpu only.
+ * @PERFKMOD_TARGET_TASK: in one task (&perfkmod_config.task, or the task
+ *	with pid &perfkmod_config.pid) on whichever CPU it runs.
+ */
+enum perfkmod_target {
+	PERFKMOD_TARGET_ALL_CPUS,
+	PERFKMOD_TARGET_CPU,
+	PERFKMOD_TARGET_TASK,
+};
+
+/**
+ * PERFKMOD_HW_CACHE() - &perfkmod_config.config of a hardware cache event
+ * @cache: an enum perf_hw_cache_id, e.g. %PERF_COUNT_HW_CACHE_L1D
+ * @op: an enum perf_hw_cache_op_id, e.g. %PERF_COUNT_HW_CACHE_OP_READ
+ * @result: an enum perf_hw_cache_op_result_id, e.g.
+ *	%PERF_COUNT_HW_CACHE_RESULT_MISS
+ */
+#define PERFKMOD_HW_CACHE(cache, op, result) \
+	((u64)(cache) | ((u64)(op) << 8) | ((u64)(result) << 16))
+
+/**
+ * struct perfkmod_config - what to count, how to sample it, and where
+ * @type: the PMU: %PERF_TYPE_HARDWARE, %PERF_TYPE_SOFTWARE,
+ *	%PERF_TYPE_HW_CACHE, %PERF_TYPE_RAW, %PERF_TYPE_BREAKPOINT,
+ *	%PERF_TYPE_TRACEPOINT, or the type number of any other PMU (as in
+ *	/sys/bus/event_source/devices/NAME/type).
+ * @config: the event within @type: an enum perf_hw_id, an enum perf_sw_ids,
+ *	a PERFKMOD_HW_CACHE() value, a raw PMU config, or a tracepoint id.
+ * @config1: PMU-specific extra config (perf's attr.config1).
+ * @config2: PMU-specific extra config (perf's attr.config2).
+ * @bp_addr: %PERF_TYPE_BREAKPOINT: the address watched.
+ * @bp_len: %PERF_TYPE_BREAKPOINT: %HW_BREAKPOINT_LEN_1 to %HW_BREAKPOINT_LEN_8.
+ * @bp_type: %PERF_TYPE_BREAKPOINT: %HW_BREAKPOINT_R, %HW_BREAKPOINT_W,
+ *	%HW_BREAKPOINT_RW or %HW_BREAKPOINT_X.
+ * @sample_period: overflow every @sample_period events; 0 for none.
+ * @sample_freq: overflow about @sample_freq times a second (perf adjusts
+ *	the period); 0 for none. At most one of @sample_period and
+ *	@sample_freq may be set. A counter with either calls its overflow
+ *	callbacks; a counter with neither only counts.
+ * @precise_ip: skid constraint, 0 (any skid) to 3 (none), as perf's.
+ * @target: see &enum perfkmod_target.
+ * @cpu: %PERFKMOD_TARGET_CPU: the CPU.
+ * @task: %PERFKMOD_TARGET_TASK: the task (perfkmod takes its own reference),
+ *	or NULL to name it by @pid.
+ * @pid: %PERFKMOD_TARGET_TASK with no @task: the task's pid, in the pid
+ *	namespace of the caller of perfkmod_counter_create().
+ * @disabled: create the counter off; perfkmod_counter_enable() starts it.
+ * @inherit: a task counter also counts the children the task creates later.
+ * @pinned: always on the PMU; when it cannot be, the counter stops in
+ *	%PERFKMOD_STATE_ERROR.
+ * @exclusive: alone on the PMU whenever it is on it.
+ * @exclude_user: do not count in user space.
+ * @exclude_kernel: do not count in the kernel.
+ * @exclude_hv: do not count in the hypervisor.
+ * @exclude_idle: do not count while the CPU is idle.
+ */
+struct perfkmod_config {
+	u32 type;
+	u64 config;
+	u64 config1;
+	u64 config2;
+	u64 bp_addr;
+	u32 bp_len;
+	u32 bp_type;
+	u64 sample_period;
+	u64 sample_freq;
+	u8 precise_ip;
+	enum perfkmod_target target;
+	int cpu;
+	struct task_struct *task;
+	pid_t pid;
+	bool disabled;
+	bool inherit;
+	bool pinned;
+	bool exclusive;
+	bool exclude_user;
+	bool exclude_kernel;
+	bool exclude_hv;
+	bool exclude_idle;
+};
+
+/**
+ * struct perfkmod_value - a counter's reading
+ * @value: events counted since creation or the last reset.
+ * @enabled: nanoseconds the counter was enabled.
+ * @running: nanoseconds it was on a PMU; less than @enabled when perf
+ *	multiplexed it with other events.
+ * @scaled: @value scaled to the whole enabled time as perf stat scales it,
+ *	@value * @enabled / @running; 0 when it never ran, %U64_MAX when the
+ *	product does not fit in 64 bits.
+ */
+struct perfkmod_value {
+	u64 value;
+	u64 enabled;
+	u64 running;
+	u64 scaled;
+};
+
+/**
+ * enum perfkmod_state - what a counter is doing
+ * @PERFKMOD_STATE_ACTIVE: enabled: counting whenever perf schedules it.
+ * @PERFKMOD_STATE_OFF: disabled.
+ * @PERFKMOD_STATE_ERROR: perf stopped it: a pinned counter that could not
+ *	be put on the PMU, or a CPU of an all-CPUs counter whose event could
+ *	not be created when the CPU came online. perfkmod_counter_enable()
+ *	tries again.
+ * @PERFKMOD_STATE_EXIT: its task exited; the value is final.
+ */
+enum perfkmod_state {
+	PERFKMOD_STATE_ACTIVE,
+	PERFKMOD_STATE_OFF,
+	PERFKMOD_STATE_ERROR,
+	PERFKMOD_STATE_EXIT,
+};
+
+/**
+ * perfkmod_counter_create() - create a counter
+ * @config: what to count; perfkmod keeps a copy.
+ *
+ * Creates one perf event, or for %PERFKMOD_TARGET_ALL_CPUS one per online
+ * CPU (and later for each CPU that comes online). A counter with a sample
+ * period or frequency gets perfkmod's overflow trampoline as its handler.
+ * Unlike perf_event_open(), the kernel path has no perf_event_paranoid or
+ * LSM check: perfkmod's own callers are kernel code and root. perfkmod adds
+ * the checks perf_event_open() makes that the kernel path lacks: sampling is
+ * refused on PMUs that cannot interrupt, and @config.sample_freq must not
+ * exceed kernel.perf_event_max_sample_rate.
+ *
+ * Context: process context, may sleep.
+ * Return: the counter, or an ERR_PTR() of the errno perf gave, unchanged:
+ * -%ENOENT no PMU has this event (hardware events in a VM), -%EOPNOTSUPP
+ * the PMU cannot do what @config asks, -%EINVAL invalid settings (also
+ * both a period and a frequency), -%ENODEV the CPU is offline, -%ESRCH no
+ * such task or it is exiting, -%EBUSY an exclusive event holds the PMU,
+ * -%ENOSPC no free breakpoint slot, -%ENOMEM. perfkmod_strerror() words
+ * them.
+ */
+struct perfkmod_counter *
+perfkmod_counter_create(const struct perfkmod_config *config);
+
+/**
+ * perfkmod_counter_release() - stop a counter and free it
+ * @counter: the counter, or NULL or an ERR_PTR() (then nothing happens).
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_release(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_counter_enable() - start counting
+ * @counter: the counter.
+ *
+ * Also re-arms a counter in %PERFKMOD_STATE_ERROR.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_enable(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_counter_disable() - stop counting; the value is kept
+ * @counter: the counter.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_disable(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_counter_reset() - set the counted value back to zero
+ * @counter: the counter.
+ *
+ * Like perf's PERF_EVENT_IOC_RESET: the enabled and running times go on.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_reset(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_counter_read() - read a counter
+ * @counter: the counter.
+ * @val: filled in; for an all-CPUs counter, the sum over every CPU that
+ *	ever counted, scaled as perf stat scales the sum.
+ *
+ * Context: process context, may sleep (perf may send an IPI to the CPU
+ * the event is on, and takes mutexes).
+ */
+void perfkmod_counter_read(struct perfkmod_counter *counter,
+			   struct perfkmod_value *val);
+
+/**
+ * perfkmod_counter_read_cpu() - read one CPU's share of an all-CPUs counter
+ * @counter: the counter.
+ * @cpu: a possible CPU; an offline one reads what it counted while online.
+ * @val: filled in on success.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -%EINVAL if @counter is not an all-CPUs counter or @cpu is not
+ * a possible CPU.
+ */
+int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
+			      struct perfkmod_value *val);
+
+/**
+ * perfkmod_counter_set_period() - change how often a counter overflows
+ * @counter: a sampling counter.
+ * @value: the new period, or for a counter created with a sample frequency
+ *	the new frequency in Hz.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or the errno perf gave: -%EINVAL for a counter that does not
+ * sample, a zero @value, a period with the top bit set, or a frequency
+ * above kernel.perf_event_max_sample_rate.
+ */
+int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
+
+/**
+ * perfkmod_counter_state() - what a counter is doing
+ * @counter: the counter.
+ *
+ * For an all-CPUs counter, %PERFKMOD_STATE_ERROR if any CPU is in error.
+ *
+ * Context: process context, may sleep.
+ * Return: the state.
+ */
+enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_counter_config() - the config a counter was created from
+ * @counter: the counter.
+ *
+ * Context: any context.
+ * Return: perfkmod's copy; its @task is NULL and a task is named by @pid.
+ */
+const struct perfkmod_config *
+perfkmod_counter_config(const struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_scale() - scale a count to the whole enabled time
+ * @value: the count.
+ * @enabled: nanoseconds enabled.
+ * @running: nanoseconds running.
+ *
+ * Context: any context.
+ * Return: @value * @enabled / @running without intermediate overflow;
+ * @value when @running >= @enabled; 0 when @running is 0; %U64_MAX when the
+ * result does not fit in 64 bits.
+ */
+u64 perfkmod_scale(u64 value, u64 enabled, u64 running);
+
+/**
+ * perfkmod_strerror() - a sentence for an errno from perfkmod
+ * @err: a negative errno, as perfkmod_counter_create() or perfkmod_parse()
+ *	returned it.
+ *
+ * Context: any context.
+ * Return: a static string, e.g. "no PMU for this event: hardware counters
+ * are unavailable, e.g. in a VM".
+ */
+const char *perfkmod_strerror(int err);
+
+/* The longest event spec perfkmod_parse() takes, without the final NUL. */
+#define PERFKMOD_SPEC_MAX	256
+
+/**
+ * perfkmod_parse() - fill in a config from an event spec
+ * @spec: the text, e.g. "cycles:u,period=100000" or "page-faults,pid=42";
+ *	the grammar is in parse.c and, with examples, in the README.
+ * @config: filled in on success, untouched on failure.
+ *
+ * The one parser of the event grammar: the module parameters and the
+ * debugfs control file use it too. It does not check that the event exists
+ * on this machine; perfkmod_counter_create() does.
+ *
+ * Context: any context; allocates nothing, takes no lock. Uses about
+ * %PERFKMOD_SPEC_MAX bytes of stack.
+ * Return: 0; -%EINVAL for malformed text, an unknown name or option, an
+ * option given twice, or options that cannot go together (period and freq,
+ * cpu and pid); -%ERANGE for a number out of range; -%E2BIG for a spec
+ * longer than %PERFKMOD_SPEC_MAX.
+ */
+int perfkmod_parse(const char *spec, struct perfkmod_config *config);
 
 #endif /* _PERFKMOD_H */

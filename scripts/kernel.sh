@@ -91,6 +91,9 @@ build_lane() {
 			die "$lane: kernel build failed (see $out/build.log)"
 		fi
 		touch "$out/.perfkmod-built"
+		for old in "$cache/build/$lane"-*; do
+			[ "$old" = "$out" ] || rm -rf "$old"
+		done
 	fi
 	echo "ARCH=$arch CROSS_COMPILE=$cross KDIR=$out IMAGE=$out/$image" \
 		"KVER=$(cat "$out/include/config/kernel.release")"

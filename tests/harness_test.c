@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for perfkmod, run when this module is loaded into a kernel
- * built with CONFIG_KUNIT=y (scripts/check.sh does that in QEMU).
+ * KUnit suite for the test harness itself: the lanes' kernels can do what
+ * the other suites rely on. perfkmod_kunit.ko holds every perfkmod suite and
+ * runs them when it is loaded into a kernel built with CONFIG_KUNIT=y
+ * (scripts/check.sh does that in QEMU).
  *
  * Hardware cases need a PMU: under x86 TCG there is none and they are
  * skipped with the reason; the arm64-pmu lane has one and loads this module
@@ -15,7 +17,9 @@
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 
-static bool require_pmu;
+#include "test.h"
+
+bool require_pmu;
 module_param(require_pmu, bool, 0400);
 MODULE_PARM_DESC(require_pmu, "fail, rather than skip, when there is no hardware PMU");
 

@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make demo": build perfkmod for Debian's own kernel, boot that kernel in
+# QEMU, load perfkmod there and show what it offers (tests/guest/demo.sh).
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$top/.build/demo
+
+"$top/scripts/deps.sh" distro
+eval "$("$top/scripts/kernel.sh" distro)"
+mkdir -p "$dir/src"
+rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
+make -s -C "$dir/src" KDIR="$KDIR" module >"$dir/build.log" 2>&1 ||
+	{ cat "$dir/build.log"; exit 1; }
+"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src"
+echo "Booting Debian's $KVER kernel in QEMU (TCG)..."
+"$top/scripts/vm.sh" x86_64 "$IMAGE" "$dir/initramfs.cpio" \
+	"$dir/console.log" 300 perfkmod_lane=demo perfkmod_run=demo.sh
+sed -n 's/.*PERFKMOD-DEMO //p' "$dir/console.log"
+grep -q PERFKMOD-DONE "$dir/console.log" ||
+	{ echo "demo: the VM did not finish; see $dir/console.log"; exit 1; }
