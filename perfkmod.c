@@ -506,7 +506,7 @@ const char *perfkmod_strerror(int err)
 	case 0:
 		return "success";
 	case -ENOENT:
-		return "no PMU for this event: hardware counters are unavailable, e.g. in a VM, or no PMU has this type";
+		return "no PMU has this event: the CPU's PMU lacks it, or there is no PMU (as in most VMs)";
 	case -EOPNOTSUPP:
 		return "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it does not support";
 	case -EINVAL:

@@ -289,8 +289,8 @@ u64 perfkmod_scale(u64 value, u64 enabled, u64 running);
  *	returned it.
  *
  * Context: any context.
- * Return: a static string, e.g. "no PMU for this event: hardware counters
- * are unavailable, e.g. in a VM".
+ * Return: a static string, e.g. for -%ENOENT "no PMU has this event: the
+ * CPU's PMU lacks it, or there is no PMU (as in most VMs)".
  */
 const char *perfkmod_strerror(int err);
 

@@ -27,10 +27,10 @@ REPORTS = re.compile(
     r"|soft lockup|hard LOCKUP|unreferenced object 0x|suspected memory leak"
 )
 KUNIT_SUITE = re.compile(r"^    # Subtest: (\S+)")
+KTAP_STRUCTURE = re.compile(r"^\s*(KTAP version|\d+\.\.\d+$|# Subtest:)")
 KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
 KUNIT_TOTALS = re.compile(
     r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
-KUNIT_DIAG = re.compile(r"^ {8,}# (.*)")
 GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
 
 
@@ -38,7 +38,10 @@ def judge(lane, lines):
     passed = failed = skipped = 0
     problems, skips = [], []
     suites, totals, announced = [], 0, []
-    diag = []
+    # lines since the last KUnit result, shown with a failure; the indent
+    # of that result (a result after deeper ones is the parent of
+    # parameterised cases, repeating its children's verdicts)
+    diag, last_indent = [], 0
     done = False
 
     for i, raw in enumerate(lines):
@@ -66,20 +69,23 @@ def judge(lane, lines):
         if m:
             suites.append(m.group(1))
             continue
-        m = KUNIT_DIAG.match(line)
-        if m:
-            diag.append(m.group(1))
-            continue
         m = KUNIT_CASE.match(line)
         if m and suites:
             indent, verdict, name, why = m.groups()
             where = f"{suites[-1]}.{name}"
-            if why is not None:
+            parent = last_indent > len(indent)
+            last_indent = len(indent)
+            if parent:
+                pass
+            elif why is not None:
                 skips.append(f"{where}: {why}")
             elif verdict == "not ok":
-                problems.append(f"KUnit {where}: " + " | ".join(diag[-6:]))
+                problems.append(f"KUnit {where}:\n    " +
+                                "\n    ".join(diag[-12:]))
             diag = []
             continue
+        if suites and line.strip() and not KTAP_STRUCTURE.match(line):
+            diag.append(line.strip())
         m = KUNIT_TOTALS.match(line)
         if m:
             p, f, s, t = map(int, m.groups())

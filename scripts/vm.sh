@@ -27,7 +27,9 @@ case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "${PERFKMOD_SMP:-2}"
 	      -m 2G)
-	args="console=ttyS0 $args"
+	# TCG's TSC follows the host clock; without this the clocksource
+	# watchdog distrusts it and the guest falls back to jiffies.
+	args="console=ttyS0 tsc=reliable $args"
 	;;
 arm64)
 	# pauth-impdef: pointer authentication with a cheap hash under TCG.
