@@ -2,6 +2,7 @@
 #
 # make                 build perfkmod.ko against KDIR
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
+# make samples         also build the example client module in samples/
 # make check           build the test kernels and run every test lane in QEMU
 # make check LANE=x    one lane: x86-debug, distro or arm64-pmu
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
@@ -21,6 +22,11 @@ module: kdir
 tests: kdir
 	$(kbuild) PERFKMOD_TESTS=m modules
 
+# Built as any client module outside this tree would be.
+samples: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
+
 kdir:
 	@test -f $(KDIR)/Makefile || { \
 	  echo "No kernel build tree at $(KDIR)."; \
@@ -29,6 +35,7 @@ kdir:
 
 clean:
 	$(kbuild) clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
 	rm -rf .build
 
 check:
@@ -37,4 +44,4 @@ check:
 demo:
 	scripts/demo.sh
 
-.PHONY: all module tests kdir clean check demo
+.PHONY: all module tests samples kdir clean check demo

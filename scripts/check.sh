@@ -26,14 +26,14 @@ lane_failed() {
 	failed=$((failed + 1))
 }
 
-# build_modules TARGET: build into .build/$lane/src; fail on any warning.
+# build_modules TARGET...: build into .build/$lane/src; fail on any warning.
 build_modules() {
 	local dir=$top/.build/$lane src=$top/.build/$lane/src
 
 	mkdir -p "$src"
 	rsync -a --delete --exclude=.git --exclude=.build "$top/" "$src/"
 	if ! make -C "$src" KDIR="$KDIR" ARCH="$ARCH" \
-		CROSS_COMPILE="$CROSS_COMPILE" W=1 "$1" >"$dir/build.log" 2>&1; then
+		CROSS_COMPILE="$CROSS_COMPILE" W=1 "$@" >"$dir/build.log" 2>&1; then
 		lane_failed "module build failed:"
 		tail -20 "$dir/build.log"
 		return 1
@@ -42,6 +42,19 @@ build_modules() {
 		lane_failed "the module build warns (W=1)"
 	fi
 	return 0
+}
+
+# build_helpers: the guest's static helper programs, tests/helpers/*.c.
+build_helpers() {
+	local out=$top/.build/$lane/helpers f
+
+	rm -rf "$out"
+	mkdir -p "$out"
+	for f in "$top"/tests/helpers/*.c; do
+		"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror \
+			-o "$out/$(basename "$f" .c)" "$f" ||
+			{ lane_failed "helper $f does not build"; return 1; }
+	done
 }
 
 run_lane() {
@@ -62,9 +75,10 @@ run_lane() {
 		busybox=$cache/arm64-busybox/bin/busybox
 		;;
 	esac
-	build_modules $target || return
+	build_modules $target samples || return
+	build_helpers || return
 	"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" \
-		"$dir/src" || { lane_failed "initramfs"; return; }
+		"$dir/src" "$dir/helpers" || { lane_failed "initramfs"; return; }
 	"$top/scripts/vm.sh" "$arch" "$IMAGE" "$dir/initramfs.cpio" \
 		"$dir/console.log" "$timeout" "perfkmod_lane=$lane"
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |

@@ -6,7 +6,7 @@
 #   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR]
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
-# /tests/), perfkmod.ko and every other module built in MODULE_DIR (KUnit
+# /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
 # modules of tests/ go to /modules/kunit/), and the static helper programs
 # found in HELPER_DIR (to /bin/). It is made with the kernel's own
 # gen_init_cpio, so that /dev/console exists without root privileges.
@@ -39,6 +39,9 @@ spec=$out.spec
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done
 	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
+	for f in "$moddir"/samples/*.ko; do
+		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
+	done
 	for f in "$moddir"/tests/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
 	done

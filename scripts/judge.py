@@ -42,6 +42,7 @@ def judge(lane, lines):
     # of that result (a result after deeper ones is the parent of
     # parameterised cases, repeating its children's verdicts)
     diag, last_indent = [], 0
+    leaks = []
     done = False
 
     for i, raw in enumerate(lines):
@@ -62,6 +63,9 @@ def judge(lane, lines):
             continue
         if "PERFKMOD-KUNIT-MODULE" in line:
             announced.append((line.split()[-1], len(suites)))
+            continue
+        if line.startswith("PERFKMOD-KMEMLEAK "):
+            leaks.append(line[len("PERFKMOD-KMEMLEAK "):])
             continue
         if line.startswith("PERFKMOD-"):
             continue
@@ -100,6 +104,8 @@ def judge(lane, lines):
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             problems.append("kernel report:\n    " + "\n    ".join(context))
 
+    if leaks:
+        problems.append("kmemleak report:\n    " + "\n    ".join(leaks[:60]))
     for name, first_suite in announced:
         if first_suite == len(suites):
             failed += 1

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfkmod_client: an example module that counts through perfkmod.
+ *
+ *	insmod perfkmod_client.ko spec="page-faults,pid=123"
+ *	cat /sys/module/perfkmod_client/parameters/value
+ *
+ * The value file reads "VALUE ENABLED_NS RUNNING_NS STATE".
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/sysfs.h>
+
+#include "perfkmod.h"
+
+static char *spec = "context-switches";
+module_param(spec, charp, 0400);
+MODULE_PARM_DESC(spec, "the event to count, in perfkmod's grammar");
+
+/* Set once init succeeded; cleared in exit under the module's param lock. */
+static struct perfkmod_counter *counter;
+
+static const char * const state_names[] = {
+	[PERFKMOD_STATE_ACTIVE] = "active",
+	[PERFKMOD_STATE_OFF] = "off",
+	[PERFKMOD_STATE_ERROR] = "error",
+	[PERFKMOD_STATE_EXIT] = "exit",
+};
+
+/* Called with the param lock held, so counter cannot go away meanwhile. */
+static int value_get(char *buffer, const struct kernel_param *kp)
+{
+	struct perfkmod_value v;
+
+	if (!counter)
+		return -ENODEV;
+	perfkmod_counter_read(counter, &v);
+	return sysfs_emit(buffer, "%llu %llu %llu %s\n", v.value, v.enabled,
+			  v.running, state_names[perfkmod_counter_state(counter)]);
+}
+
+static const struct kernel_param_ops value_ops = {
+	.get = value_get,
+};
+
+module_param_cb(value, &value_ops, NULL, 0400);
+MODULE_PARM_DESC(value, "read: value, enabled ns, running ns, state");
+
+static int __init client_init(void)
+{
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	int err;
+
+	err = perfkmod_parse(spec, &cfg);
+	if (err) {
+		pr_err("spec \"%s\": %s\n", spec, perfkmod_strerror(err));
+		return err;
+	}
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		pr_err("%s: %s\n", spec, perfkmod_strerror(PTR_ERR(c)));
+		return PTR_ERR(c);
+	}
+	kernel_param_lock(THIS_MODULE);
+	counter = c;
+	kernel_param_unlock(THIS_MODULE);
+	return 0;
+}
+
+static void __exit client_exit(void)
+{
+	struct perfkmod_counter *c;
+
+	/* the value file outlives exit until the module's sysfs goes */
+	kernel_param_lock(THIS_MODULE);
+	c = counter;
+	counter = NULL;
+	kernel_param_unlock(THIS_MODULE);
+	perfkmod_counter_release(c);
+}
+
+module_init(client_init);
+module_exit(client_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Example client of perfkmod: one counter, read through a parameter");
