@@ -7,14 +7,32 @@
 #define _PERFKMOD_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/workqueue.h>
 
 #include "perfkmod.h"
 
 /* Hard ceiling of the max_counters module parameter. */
 #define PERFKMOD_MAX_COUNTERS_LIMIT	65536
+
+/* Samples each deferred callback can hold per CPU (module parameter). */
+extern unsigned int perfkmod_ring_size;
+
+/*
+ * Per-CPU overflow statistics. Incremented with this_cpu_inc(), which is
+ * NMI-safe on x86 (one instruction) and arm64 (an atomic), as perf's own
+ * per-CPU counters in its overflow path are; summed when read.
+ */
+struct perfkmod_pcpu_stats {
+	u64 overflows;
+	u64 throttled;
+	u64 runs;
+	u64 deferred;
+	u64 dropped;
+};
 
 /* One CPU's share of an all-CPUs counter. */
 struct perfkmod_cpu {
@@ -41,18 +59,34 @@ struct perfkmod_cpu {
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
  * @cpus: the per-CPU events of an all-CPUs counter; NULL otherwise.
+ * @releasing: perfkmod_counter_release() has begun; set under @lock.
+ * @owner: the module that created the counter.
+ * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
  * @node: an all-CPUs counter's entry in perfkmod's CPU hotplug state.
- * @overflows: overflows perf reported to the trampoline.
+ * @callbacks: the registered callbacks, an RCU list the trampoline walks;
+ *	changed under perfkmod_callback_mutex.
+ * @stats: overflow statistics.
+ * @limit: overflows left to deliver before the counter stops; -1 for no
+ *	limit, 0 for stopped. Atomic: the trampoline decrements it.
+ * @stop_irq_work: queued by the trampoline to stop the counter from NMI.
+ * @stop_work: what @stop_irq_work queues: disables the counter.
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
-	struct mutex lock;
+	struct mutex lock;	/* see above: what it protects, lock order */
 	bool enabled;
 	struct perf_event *event;
 	u64 base;
 	struct perfkmod_cpu __percpu *cpus;
+	bool releasing;
+	struct module *owner;
+	struct list_head all;
 	struct hlist_node node;
-	atomic64_t overflows;
+	struct list_head callbacks;
+	struct perfkmod_pcpu_stats __percpu *stats;
+	atomic_t limit;
+	struct irq_work stop_irq_work;
+	struct work_struct stop_work;
 };
 
 int perfkmod_hotplug_init(void);
@@ -60,6 +94,11 @@ void perfkmod_hotplug_exit(void);
 
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
+int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
+void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
+void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
+void perfkmod_counter_stop(struct perfkmod_counter *c);
+int perfkmod_callbacks_release_owner(struct module *mod);
 
 void perfkmod_debugfs_init(void);
 void perfkmod_debugfs_exit(void);

@@ -1,28 +1,477 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The overflow trampoline: the one handler perf calls on counter overflow.
+ * The overflow trampoline: the one handler perf calls when a sampling
+ * counter overflows, the registry of callbacks it dispatches to, and the
+ * rings that defer samples out of NMI.
  *
- * It may run in NMI context (hardware PMUs), hard IRQ context (hrtimer
- * software events) or the context of the instrumented code (other software
- * events, breakpoints, tracepoints): it takes no lock, allocates nothing and
- * never sleeps.
+ * The trampoline may run in NMI context (hardware PMUs), hard IRQ context
+ * (hrtimer software events), an exception (breakpoints) or the context of
+ * the instrumented code (other software events, tracepoints). So it takes
+ * no lock, allocates nothing and never sleeps. It walks the counter's
+ * callbacks under rcu_read_lock() (allowed in NMI); unregistering waits
+ * for an RCU grace period, which also waits for NMI handlers
+ * (Documentation/RCU/NMI-RCU.rst), so a callback never runs after
+ * perfkmod_callback_unregister() returns.
+ *
+ * A deferred callback has a ring per CPU. Producers are the trampoline on
+ * that CPU, which may nest (a tracepoint in task context interrupted by an
+ * IRQ, interrupted by an NMI), so a slot is reserved with a cmpxchg and
+ * published with a per-slot sequence number; a full ring drops the sample.
+ * The consumer is the callback's irq_work on that CPU, or the work it
+ * queues for process-context callbacks (work items never run concurrently
+ * with themselves): one consumer at a time.
  */
+#include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
 
+#include "compat.h"
 #include "internal.h"
+
+/*
+ * What perf stores in hw.interrupts when it throttles an event
+ * (MAX_INTERRUPTS, private to kernel/events/core.c; ~0ULL in 6.1 and 6.12).
+ */
+#define PERF_THROTTLED_INTERRUPTS	(~0ULL)
+
+/* A ring slot: free for the producer at position p when seq == p. */
+struct perfkmod_slot {
+	atomic_t seq;
+	struct perfkmod_sample sample;
+};
+
+struct perfkmod_ring {
+	atomic_t head;		/* next position producers reserve */
+	unsigned int tail;	/* next position the consumer reads */
+	unsigned int mask;	/* slots - 1; the size is a power of two */
+	struct perfkmod_slot slots[];
+};
+
+/* One CPU's share of a callback. */
+struct perfkmod_cb_cpu {
+	struct perfkmod_pcpu_stats stats;
+	struct perfkmod_ring *ring;	/* deferred delivery only */
+	struct irq_work irq_work;	/* consumes the ring, or queues @work */
+	struct work_struct work;	/* consumes the ring in process context */
+	struct perfkmod_callback *cb;
+};
+
+/**
+ * struct perfkmod_callback - a registered overflow callback
+ * @node: entry in the counter's RCU list of callbacks.
+ * @all: entry in perfkmod_callbacks.
+ * @counter: the counter.
+ * @fn: the function.
+ * @context: its argument.
+ * @delivery: where @fn runs.
+ * @owner: the module that registered it.
+ * @cpus: per-CPU statistics, rings and deferral work.
+ */
+struct perfkmod_callback {
+	struct list_head node;
+	struct list_head all;
+	struct perfkmod_counter *counter;
+	perfkmod_callback_fn fn;
+	void *context;
+	enum perfkmod_delivery delivery;
+	struct module *owner;
+	struct perfkmod_cb_cpu __percpu *cpus;
+};
+
+/*
+ * perfkmod_callback_mutex protects every counter's callbacks list (for
+ * writers; the trampoline reads under RCU) and perfkmod_callbacks, the list
+ * of all callbacks, which perfkmod_callbacks_release_owner() walks. Nothing
+ * else is locked under it, and no grace period is waited for under it.
+ */
+static DEFINE_MUTEX(perfkmod_callback_mutex);
+static LIST_HEAD(perfkmod_callbacks);
+
+static struct perfkmod_ring *ring_alloc(unsigned int size, int cpu)
+{
+	struct perfkmod_ring *r;
+	unsigned int i;
+
+	r = kvzalloc_node(struct_size(r, slots, size), GFP_KERNEL,
+			  cpu_to_node(cpu));
+	if (!r)
+		return NULL;
+	r->mask = size - 1;
+	for (i = 0; i < size; i++)
+		atomic_set(&r->slots[i].seq, i);
+	return r;
+}
+
+/* Producer: any context on the ring's CPU, NMI included; may nest. */
+static bool ring_push(struct perfkmod_ring *r, const struct perfkmod_sample *s)
+{
+	int pos = atomic_read(&r->head);
+	struct perfkmod_slot *slot;
+	int diff;
+
+	for (;;) {
+		slot = &r->slots[pos & r->mask];
+		/* pairs with the release in ring_pop() */
+		diff = atomic_read_acquire(&slot->seq) - pos;
+		if (diff < 0)
+			return false;	/* full */
+		if (diff > 0)		/* another producer took it: catch up */
+			pos = atomic_read(&r->head);
+		else if (atomic_try_cmpxchg_relaxed(&r->head, &pos, pos + 1))
+			break;		/* on failure, pos is the new head */
+	}
+	slot->sample = *s;
+	/* pairs with the acquire in ring_pop() */
+	atomic_set_release(&slot->seq, pos + 1);
+	return true;
+}
+
+/* Consumer: one at a time. False when empty or the next slot is unwritten. */
+static bool ring_pop(struct perfkmod_ring *r, struct perfkmod_sample *s)
+{
+	unsigned int pos = r->tail;
+	struct perfkmod_slot *slot = &r->slots[pos & r->mask];
+
+	if ((int)(atomic_read_acquire(&slot->seq) - (pos + 1)) < 0)
+		return false;
+	*s = slot->sample;
+	atomic_set_release(&slot->seq, pos + r->mask + 1);
+	r->tail = pos + 1;
+	return true;
+}
+
+/* Deliver what @pcc's ring holds. Context: hard IRQ, or process. */
+static void deliver(struct perfkmod_cb_cpu *pcc)
+{
+	struct perfkmod_callback *cb = pcc->cb;
+	struct perfkmod_sample s;
+
+	while (ring_pop(pcc->ring, &s)) {
+		cb->fn(&s, NULL, cb->context);
+		this_cpu_inc(cb->cpus->stats.runs);
+		this_cpu_inc(cb->counter->stats->runs);
+	}
+}
+
+static void deliver_irq_work(struct irq_work *work)
+{
+	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
+						   irq_work);
+
+	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
+		schedule_work(&pcc->work);
+	else
+		deliver(pcc);
+}
+
+static void deliver_work(struct work_struct *work)
+{
+	deliver(container_of(work, struct perfkmod_cb_cpu, work));
+}
+
+/* Hand one overflow to one callback. Context: the trampoline's. */
+static void offer(struct perfkmod_callback *cb,
+		  struct perfkmod_pcpu_stats __percpu *cs,
+		  const struct perfkmod_sample *s, struct pt_regs *regs)
+{
+	struct perfkmod_cb_cpu *pcc = this_cpu_ptr(cb->cpus);
+
+	this_cpu_inc(cb->cpus->stats.overflows);
+	if (cb->delivery == PERFKMOD_DELIVER_DIRECT) {
+		cb->fn(s, regs, cb->context);
+		this_cpu_inc(cb->cpus->stats.runs);
+		this_cpu_inc(cs->runs);
+	} else if (ring_push(pcc->ring, s)) {
+		this_cpu_inc(cb->cpus->stats.deferred);
+		this_cpu_inc(cs->deferred);
+		irq_work_queue(&pcc->irq_work);
+	} else {
+		this_cpu_inc(cb->cpus->stats.dropped);
+		this_cpu_inc(cs->dropped);
+	}
+}
 
 /**
  * perfkmod_overflow() - perf's overflow handler of every sampling counter
  * @event: the perf event that overflowed; its context is the counter.
- * @data: perf's sample data (not copied).
+ * @data: perf's sample data; only its period is read.
  * @regs: the interrupted registers.
  *
- * Context: NMI-safe: any context perf calls it in.
+ * Counts the overflow (and perf's throttling), applies the counter's
+ * delivery limit, builds a small sample on the stack and offers it to each
+ * callback.
+ *
+ * Context: NMI-safe: any context perf calls it in. No locks, no allocation.
  */
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
 	struct perfkmod_counter *c = event->overflow_handler_context;
+	struct perfkmod_callback *cb;
+	struct perfkmod_sample s;
+	bool last = false;
+	int left;
 
-	atomic64_inc(&c->overflows);
+	this_cpu_inc(c->stats->overflows);
+	if (READ_ONCE(event->hw.interrupts) == PERF_THROTTLED_INTERRUPTS)
+		this_cpu_inc(c->stats->throttled);
+
+	if (atomic_read(&c->limit) >= 0) {
+		left = atomic_dec_if_positive(&c->limit);
+		if (left < 0)
+			return;		/* stopped */
+		last = !left;
+	}
+
+	s.counter = c;
+	s.time = local_clock();
+	s.ip = regs ? instruction_pointer(regs) : 0;
+	s.period = data->period;
+	s.count = local64_read(&event->count);
+	s.cpu = smp_processor_id();
+	s.pid = task_tgid_nr(current);
+	s.tid = task_pid_nr(current);
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(cb, &c->callbacks, node)
+		offer(cb, c->stats, &s, regs);
+	rcu_read_unlock();
+
+	if (last)
+		irq_work_queue(&c->stop_irq_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_overflow);
+
+static void stop_irq_work(struct irq_work *work)
+{
+	schedule_work(&container_of(work, struct perfkmod_counter,
+				    stop_irq_work)->stop_work);
+}
+
+static void stop_work(struct work_struct *work)
+{
+	perfkmod_counter_stop(container_of(work, struct perfkmod_counter,
+					   stop_work));
+}
+
+void perfkmod_overflow_stop(struct perfkmod_counter *c)
+{
+	atomic_set(&c->limit, 0);
+	irq_work_queue(&c->stop_irq_work);
+}
+EXPORT_SYMBOL_GPL(perfkmod_overflow_stop);
+
+void perfkmod_overflow_refresh(struct perfkmod_counter *c, unsigned int n)
+{
+	if (!n) {
+		perfkmod_overflow_stop(c);
+		return;
+	}
+	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
+}
+EXPORT_SYMBOL_GPL(perfkmod_overflow_refresh);
+
+static void free_callback(struct perfkmod_callback *cb)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kvfree(per_cpu_ptr(cb->cpus, cpu)->ring);
+	free_percpu(cb->cpus);
+	kfree(cb);
+}
+
+struct perfkmod_callback *
+__perfkmod_callback_register(struct perfkmod_counter *c,
+			     perfkmod_callback_fn fn, void *context,
+			     enum perfkmod_delivery delivery,
+			     struct module *owner)
+{
+	struct perfkmod_callback *cb;
+	int cpu;
+
+	if (!fn || delivery > PERFKMOD_DELIVER_PROCESS ||
+	    (!c->config.sample_period && !c->config.sample_freq))
+		return ERR_PTR(-EINVAL);
+
+	cb = kzalloc(sizeof(*cb), GFP_KERNEL);
+	if (!cb)
+		return ERR_PTR(-ENOMEM);
+	cb->counter = c;
+	cb->fn = fn;
+	cb->context = context;
+	cb->delivery = delivery;
+	cb->owner = owner;
+	cb->cpus = alloc_percpu(struct perfkmod_cb_cpu);
+	if (!cb->cpus)
+		goto err_free_cb;
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
+
+		pcc->cb = cb;
+		if (delivery == PERFKMOD_DELIVER_DIRECT)
+			continue;
+		init_irq_work(&pcc->irq_work, deliver_irq_work);
+		INIT_WORK(&pcc->work, deliver_work);
+		pcc->ring = ring_alloc(READ_ONCE(perfkmod_ring_size), cpu);
+		if (!pcc->ring)
+			goto err_free;
+	}
+
+	mutex_lock(&perfkmod_callback_mutex);
+	list_add_tail(&cb->all, &perfkmod_callbacks);
+	/* publishes the initialised callback to the trampoline */
+	list_add_tail_rcu(&cb->node, &c->callbacks);
+	mutex_unlock(&perfkmod_callback_mutex);
+	return cb;
+
+err_free:
+	free_callback(cb);
+	return ERR_PTR(-ENOMEM);
+err_free_cb:
+	kfree(cb);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(__perfkmod_callback_register);
+
+void perfkmod_callback_unregister(struct perfkmod_callback *cb)
+{
+	int cpu;
+
+	if (IS_ERR_OR_NULL(cb))
+		return;
+	mutex_lock(&perfkmod_callback_mutex);
+	list_del_rcu(&cb->node);
+	list_del(&cb->all);
+	mutex_unlock(&perfkmod_callback_mutex);
+
+	/* no trampoline, NMI included, still sees cb after this */
+	synchronize_rcu();
+	if (cb->delivery != PERFKMOD_DELIVER_DIRECT) {
+		for_each_possible_cpu(cpu) {
+			struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
+
+			/* the irq_work may queue the work: wait for it first */
+			irq_work_sync(&pcc->irq_work);
+			cancel_work_sync(&pcc->work);
+		}
+	}
+	free_callback(cb);
+}
+EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);
+
+static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
+		      struct perfkmod_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_pcpu_stats *p = per_cpu_ptr(pcpu, cpu);
+
+		st->overflows += READ_ONCE(p->overflows);
+		st->throttled += READ_ONCE(p->throttled);
+		st->runs += READ_ONCE(p->runs);
+		st->deferred += READ_ONCE(p->deferred);
+		st->dropped += READ_ONCE(p->dropped);
+	}
+}
+
+void perfkmod_callback_stats(struct perfkmod_callback *cb,
+			     struct perfkmod_stats *stats)
+{
+	sum_stats(&cb->cpus->stats, stats);
+}
+EXPORT_SYMBOL_GPL(perfkmod_callback_stats);
+
+void perfkmod_counter_stats(struct perfkmod_counter *c,
+			    struct perfkmod_stats *stats)
+{
+	sum_stats(c->stats, stats);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
+
+/**
+ * perfkmod_overflow_counter_init() - set up a new counter's overflow state
+ * @c: the counter, before any of its events exists.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -%ENOMEM.
+ */
+int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
+{
+	INIT_LIST_HEAD(&c->callbacks);
+	atomic_set(&c->limit, -1);
+	init_irq_work(&c->stop_irq_work, stop_irq_work);
+	INIT_WORK(&c->stop_work, stop_work);
+	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
+	return c->stats ? 0 : -ENOMEM;
+}
+
+/**
+ * perfkmod_overflow_counter_quiesce() - unregister a counter's callbacks
+ * @c: the counter, being released.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
+{
+	struct perfkmod_callback *cb;
+
+	for (;;) {
+		mutex_lock(&perfkmod_callback_mutex);
+		cb = list_first_entry_or_null(&c->callbacks,
+					      struct perfkmod_callback, node);
+		mutex_unlock(&perfkmod_callback_mutex);
+		if (!cb)
+			break;
+		perfkmod_callback_unregister(cb);
+	}
+}
+
+/**
+ * perfkmod_overflow_counter_exit() - free a counter's overflow state
+ * @c: the counter, whose events are all released.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
+{
+	/* no event is left to queue them again */
+	irq_work_sync(&c->stop_irq_work);
+	cancel_work_sync(&c->stop_work);
+	free_percpu(c->stats);
+}
+
+/**
+ * perfkmod_callbacks_release_owner() - unregister a module's callbacks
+ * @mod: a module going away.
+ *
+ * Context: process context, may sleep.
+ * Return: how many callbacks @mod had left registered.
+ */
+int perfkmod_callbacks_release_owner(struct module *mod)
+{
+	struct perfkmod_callback *cb, *found;
+	int n = 0;
+
+	do {
+		found = NULL;
+		mutex_lock(&perfkmod_callback_mutex);
+		list_for_each_entry(cb, &perfkmod_callbacks, all) {
+			if (cb->owner == mod) {
+				found = cb;
+				break;
+			}
+		}
+		mutex_unlock(&perfkmod_callback_mutex);
+		if (found) {
+			perfkmod_callback_unregister(found);
+			n++;
+		}
+	} while (found);
+	return n;
 }

@@ -112,9 +112,6 @@ static bool lookup(const struct event_name *names, size_t n,
 	return false;
 }
 
-#define LOOKUP(table, name, config) \
-	lookup(table, ARRAY_SIZE(table), name, strlen(name), config)
-
 /* A number as perf takes it: decimal, 0x hex or 0 octal. */
 static int parse_u64(const char *s, u64 *val)
 {
@@ -152,8 +149,12 @@ static int parse_cache(const char *name, struct perfkmod_config *cfg)
 	len = strcspn(rest, "-");
 	if (!lookup(cache_ops, ARRAY_SIZE(cache_ops), rest, len, &op))
 		return -EINVAL;
-	if (rest[len] == '-' && !LOOKUP(cache_results, rest + len + 1, &result))
-		return -EINVAL;
+	if (rest[len] == '-') {
+		rest += len + 1;
+		if (!lookup(cache_results, ARRAY_SIZE(cache_results), rest,
+			    strlen(rest), &result))
+			return -EINVAL;
+	}
 
 	cfg->type = PERF_TYPE_HW_CACHE;
 	cfg->config = PERFKMOD_HW_CACHE(id, op, result);
@@ -283,6 +284,7 @@ static bool is_raw(const char *s)
 static int parse_event(char *s, struct perfkmod_config *cfg)
 {
 	char *mods;
+	size_t len;
 	u64 val;
 	int err;
 
@@ -302,9 +304,11 @@ static int parse_event(char *s, struct perfkmod_config *cfg)
 	mods = strchr(s, ':');
 	if (mods)
 		*mods++ = '\0';
-	if (LOOKUP(hw_events, s, &cfg->config)) {
+	len = strlen(s);
+	if (lookup(hw_events, ARRAY_SIZE(hw_events), s, len, &cfg->config)) {
 		cfg->type = PERF_TYPE_HARDWARE;
-	} else if (LOOKUP(sw_events, s, &cfg->config)) {
+	} else if (lookup(sw_events, ARRAY_SIZE(sw_events), s, len,
+			  &cfg->config)) {
 		cfg->type = PERF_TYPE_SOFTWARE;
 	} else if (is_raw(s)) {
 		cfg->type = PERF_TYPE_RAW;
@@ -333,6 +337,7 @@ static const char * const option_names[] = {
 	[OPT_PINNED] = "pinned", [OPT_EXCLUSIVE] = "exclusive",
 	[OPT_INHERIT] = "inherit", [OPT_DISABLED] = "disabled",
 };
+
 static_assert(ARRAY_SIZE(option_names) == OPT_COUNT);
 
 /* Options with a value; the others are flags. */

@@ -7,6 +7,7 @@
  * exit and parameters. The exported functions are documented in perfkmod.h.
  */
 #include <linux/cpuhotplug.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -14,6 +15,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "compat.h"
 #include "internal.h"
 
 /* The most counters that may exist at once, set at load time only. */
@@ -32,8 +34,41 @@ static const struct kernel_param_ops max_counters_ops = {
 module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
 MODULE_PARM_DESC(max_counters, "most counters at once (1-65536, default 256)");
 
+/* Samples a deferred callback's ring holds per CPU; a power of two. */
+unsigned int perfkmod_ring_size = 64;
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_ring_size);
+
+static int ring_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < 2 || n > 65536 || !is_power_of_2(n))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops ring_size_ops = {
+	.set = ring_size_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(ring_size, &ring_size_ops, &perfkmod_ring_size, 0600);
+MODULE_PARM_DESC(ring_size, "samples per CPU a deferred callback can hold (power of two, 2-65536, default 64); applies to callbacks registered later");
+
 /* The dynamic CPU hotplug state all-CPUs counters are instances of. */
 static enum cpuhp_state perfkmod_hp_state;
+
+/*
+ * Every counter, for cleaning up after a module that unloads with counters
+ * it did not release. perfkmod_counters_mutex protects the list only;
+ * nothing else is locked under it.
+ */
+static DEFINE_MUTEX(perfkmod_counters_mutex);
+static LIST_HEAD(perfkmod_counters);
 
 static bool is_sampling(const struct perfkmod_config *cfg)
 {
@@ -84,8 +119,8 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 
 	config_to_attr(&c->config, &attr);
 	attr.disabled = disabled;
-	event = perf_event_create_kernel_counter(&attr, cpu, task,
-			sampling ? perfkmod_overflow : NULL, c);
+	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
+						 perfkmod_overflow : NULL, c);
 	if (IS_ERR(event))
 		return event;
 
@@ -247,11 +282,19 @@ static int check_config(const struct perfkmod_config *cfg)
 		return -EINVAL;
 	if (cfg->target > PERFKMOD_TARGET_TASK)
 		return -EINVAL;
+	/*
+	 * arm64 steps over a watched instruction only for perf's default
+	 * overflow handler; with the trampoline it would trap forever.
+	 */
+	if (IS_ENABLED(CONFIG_ARM64) && cfg->type == PERF_TYPE_BREAKPOINT &&
+	    (cfg->sample_period || cfg->sample_freq))
+		return -EOPNOTSUPP;
 	return 0;
 }
 
 struct perfkmod_counter *
-perfkmod_counter_create(const struct perfkmod_config *config)
+__perfkmod_counter_create(const struct perfkmod_config *config,
+			  struct module *owner)
 {
 	struct perfkmod_counter *c;
 	int err;
@@ -264,7 +307,11 @@ perfkmod_counter_create(const struct perfkmod_config *config)
 		return ERR_PTR(-ENOMEM);
 	c->config = *config;
 	c->enabled = !config->disabled;
+	c->owner = owner;
 	mutex_init(&c->lock);
+	err = perfkmod_overflow_counter_init(c);
+	if (err)
+		goto err_free;
 
 	switch (config->target) {
 	case PERFKMOD_TARGET_ALL_CPUS:
@@ -279,12 +326,17 @@ perfkmod_counter_create(const struct perfkmod_config *config)
 		break;
 	}
 	if (err)
-		goto err_free;
+		goto err_overflow;
 	c->config.task = NULL;
+	mutex_lock(&perfkmod_counters_mutex);
+	list_add_tail(&c->all, &perfkmod_counters);
+	mutex_unlock(&perfkmod_counters_mutex);
 	pr_debug("created counter type %u config %#llx target %d\n",
 		 config->type, config->config, config->target);
 	return c;
 
+err_overflow:
+	perfkmod_overflow_counter_exit(c);
 err_free:
 	mutex_destroy(&c->lock);
 	kfree(c);
@@ -292,26 +344,35 @@ err_free:
 		 config->config, err);
 	return ERR_PTR(err);
 }
-EXPORT_SYMBOL_GPL(perfkmod_counter_create);
+EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
 void perfkmod_counter_release(struct perfkmod_counter *c)
 {
 	if (IS_ERR_OR_NULL(c))
 		return;
+	mutex_lock(&perfkmod_counters_mutex);
+	list_del(&c->all);
+	mutex_unlock(&perfkmod_counters_mutex);
+	perfkmod_overflow_counter_quiesce(c);
+	/* a stop queued from an overflow must not touch the events now */
+	mutex_lock(&c->lock);
+	c->releasing = true;
+	mutex_unlock(&c->lock);
 	if (c->cpus) {
 		cpuhp_state_remove_instance(perfkmod_hp_state, &c->node);
 		free_percpu(c->cpus);
 	} else {
 		perf_event_release_kernel(c->event);
 	}
+	perfkmod_overflow_counter_exit(c);
 	mutex_destroy(&c->lock);
 	kfree(c);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_release);
 
 /* Call @fn on each of @c's perf events, with @c->lock held. */
-static void for_each_event(struct perfkmod_counter *c,
-			   void (*fn)(struct perf_event *event))
+static void apply_to_events(struct perfkmod_counter *c,
+			    void (*fn)(struct perf_event *event))
 {
 	int cpu;
 
@@ -331,17 +392,51 @@ static void for_each_event(struct perfkmod_counter *c,
 void perfkmod_counter_enable(struct perfkmod_counter *c)
 {
 	mutex_lock(&c->lock);
+	atomic_set(&c->limit, -1);
 	c->enabled = true;
-	for_each_event(c, perf_event_enable);
+	apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
+
+int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
+{
+	if (!is_sampling(&c->config) || !n)
+		return -EINVAL;
+	mutex_lock(&c->lock);
+	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
+	c->enabled = true;
+	apply_to_events(c, perf_event_enable);
+	mutex_unlock(&c->lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
+
+/**
+ * perfkmod_counter_stop() - disable a counter that its overflows stopped
+ * @c: the counter.
+ *
+ * Run from a workqueue after perfkmod_overflow_stop() or the last overflow
+ * of a refresh; does nothing if the counter was enabled again since, or is
+ * being released.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_stop(struct perfkmod_counter *c)
+{
+	mutex_lock(&c->lock);
+	if (!c->releasing && !atomic_read(&c->limit)) {
+		c->enabled = false;
+		apply_to_events(c, perf_event_disable);
+	}
+	mutex_unlock(&c->lock);
+}
 
 void perfkmod_counter_disable(struct perfkmod_counter *c)
 {
 	mutex_lock(&c->lock);
 	c->enabled = false;
-	for_each_event(c, perf_event_disable);
+	apply_to_events(c, perf_event_disable);
 	mutex_unlock(&c->lock);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_disable);
@@ -500,39 +595,36 @@ perfkmod_counter_config(const struct perfkmod_counter *c)
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_config);
 
+static const struct {
+	int err;
+	const char *text;
+} errno_texts[] = {
+	{ 0, "success" },
+	{ -ENOENT,
+	  "no PMU has this event: the CPU's PMU lacks it, or there is no PMU (as in most VMs)" },
+	{ -EOPNOTSUPP,
+	  "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it lacks" },
+	{ -EINVAL, "invalid event settings" },
+	{ -ENODEV, "the CPU is offline or does not exist" },
+	{ -ESRCH, "no such task, or it is exiting" },
+	{ -EBUSY, "the PMU is busy: an exclusive event holds it" },
+	{ -ENOSPC, "no free hardware slot: every breakpoint register is in use" },
+	{ -ENOMEM, "out of memory" },
+	{ -ERANGE, "a number is out of range" },
+	{ -E2BIG, "the text is too long" },
+	{ -EEXIST, "a counter with this name exists" },
+	{ -EACCES, "not permitted" },
+	{ -EPERM, "not permitted" },
+};
+
 const char *perfkmod_strerror(int err)
 {
-	switch (err) {
-	case 0:
-		return "success";
-	case -ENOENT:
-		return "no PMU has this event: the CPU's PMU lacks it, or there is no PMU (as in most VMs)";
-	case -EOPNOTSUPP:
-		return "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it does not support";
-	case -EINVAL:
-		return "invalid event settings";
-	case -ENODEV:
-		return "the CPU is offline or does not exist";
-	case -ESRCH:
-		return "no such task, or it is exiting";
-	case -EBUSY:
-		return "the PMU is busy: an exclusive event holds it";
-	case -ENOSPC:
-		return "no free hardware slot: every breakpoint register is in use";
-	case -ENOMEM:
-		return "out of memory";
-	case -ERANGE:
-		return "a number is out of range";
-	case -E2BIG:
-		return "the text is too long";
-	case -EEXIST:
-		return "a counter with this name exists";
-	case -EACCES:
-	case -EPERM:
-		return "not permitted";
-	default:
-		return "unexpected error";
-	}
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errno_texts); i++)
+		if (errno_texts[i].err == err)
+			return errno_texts[i].text;
+	return "unexpected error";
 }
 EXPORT_SYMBOL_GPL(perfkmod_strerror);
 
@@ -565,6 +657,48 @@ void perfkmod_hotplug_exit(void)
 	cpuhp_remove_multi_state(perfkmod_hp_state);
 }
 
+/*
+ * A module that unloads with counters or callbacks it did not release
+ * would leave perf calling into freed memory and text: release them, and
+ * say so. Module notifiers run after the module's exit function, so a
+ * module that cleans up after itself is never touched here.
+ */
+static int perfkmod_module_notify(struct notifier_block *nb,
+				  unsigned long action, void *data)
+{
+	struct perfkmod_counter *c, *found;
+	struct module *mod = data;
+	int counters = 0, callbacks;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	/* callbacks first: releasing a counter unregisters those on it */
+	callbacks = perfkmod_callbacks_release_owner(mod);
+	do {
+		found = NULL;
+		mutex_lock(&perfkmod_counters_mutex);
+		list_for_each_entry(c, &perfkmod_counters, all) {
+			if (c->owner == mod) {
+				found = c;
+				break;
+			}
+		}
+		mutex_unlock(&perfkmod_counters_mutex);
+		if (found) {
+			perfkmod_counter_release(found);
+			counters++;
+		}
+	} while (found);
+	if (counters || callbacks)
+		pr_warn("module %s unloaded without releasing %d counters and %d callbacks; perfkmod released them\n",
+			mod->name, counters, callbacks);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block perfkmod_module_nb = {
+	.notifier_call = perfkmod_module_notify,
+};
+
 static int __init perfkmod_init(void)
 {
 	int err;
@@ -572,13 +706,21 @@ static int __init perfkmod_init(void)
 	err = perfkmod_hotplug_init();
 	if (err)
 		return err;
+	err = register_module_notifier(&perfkmod_module_nb);
+	if (err)
+		goto err_hotplug;
 	perfkmod_debugfs_init();
 	return 0;
+
+err_hotplug:
+	perfkmod_hotplug_exit();
+	return err;
 }
 
 static void __exit perfkmod_exit(void)
 {
 	perfkmod_debugfs_exit();
+	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_hotplug_exit();
 }
 

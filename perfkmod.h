@@ -27,6 +27,8 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
+struct module;
+struct pt_regs;
 struct task_struct;
 struct perfkmod_counter;
 
@@ -150,6 +152,10 @@ enum perfkmod_state {
 	PERFKMOD_STATE_EXIT,
 };
 
+struct perfkmod_counter *
+__perfkmod_counter_create(const struct perfkmod_config *config,
+			  struct module *owner);
+
 /**
  * perfkmod_counter_create() - create a counter
  * @config: what to count; perfkmod keeps a copy.
@@ -163,6 +169,10 @@ enum perfkmod_state {
  * refused on PMUs that cannot interrupt, and @config.sample_freq must not
  * exceed kernel.perf_event_max_sample_rate.
  *
+ * The calling module is recorded as the counter's owner: it must release
+ * its counters before it unloads; if it does not, perfkmod releases them
+ * when the module goes away and logs a warning.
+ *
  * Context: process context, may sleep.
  * Return: the counter, or an ERR_PTR() of the errno perf gave, unchanged:
  * -%ENOENT no PMU has this event (hardware events in a VM), -%EOPNOTSUPP
@@ -172,12 +182,15 @@ enum perfkmod_state {
  * -%ENOSPC no free breakpoint slot, -%ENOMEM. perfkmod_strerror() words
  * them.
  */
-struct perfkmod_counter *
-perfkmod_counter_create(const struct perfkmod_config *config);
+#define perfkmod_counter_create(config) \
+	__perfkmod_counter_create(config, THIS_MODULE)
 
 /**
  * perfkmod_counter_release() - stop a counter and free it
  * @counter: the counter, or NULL or an ERR_PTR() (then nothing happens).
+ *
+ * Callbacks still registered on @counter are unregistered first; their
+ * handles are then invalid.
  *
  * Context: process context, may sleep.
  */
@@ -187,7 +200,8 @@ void perfkmod_counter_release(struct perfkmod_counter *counter);
  * perfkmod_counter_enable() - start counting
  * @counter: the counter.
  *
- * Also re-arms a counter in %PERFKMOD_STATE_ERROR.
+ * Also re-arms a counter in %PERFKMOD_STATE_ERROR, and one stopped by
+ * perfkmod_overflow_stop() or by the end of a refresh.
  *
  * Context: process context, may sleep.
  */
@@ -293,6 +307,178 @@ u64 perfkmod_scale(u64 value, u64 enabled, u64 running);
  * CPU's PMU lacks it, or there is no PMU (as in most VMs)".
  */
 const char *perfkmod_strerror(int err);
+
+/**
+ * struct perfkmod_sample - what a callback learns of one overflow
+ * @counter: the counter that overflowed.
+ * @time: local_clock() at the overflow, in nanoseconds.
+ * @ip: the interrupted instruction pointer.
+ * @period: events counted since the previous overflow (perf's period).
+ * @count: the overflowing event's count (for an all-CPUs counter, that
+ *	CPU's), as perf last updated it.
+ * @cpu: the CPU the overflow happened on.
+ * @pid: the thread group id of the task that was running (0: idle).
+ * @tid: its thread id.
+ *
+ * Small on purpose: it is built on the overflow context's stack, which may
+ * be the NMI stack.
+ */
+struct perfkmod_sample {
+	struct perfkmod_counter *counter;
+	u64 time;
+	u64 ip;
+	u64 period;
+	u64 count;
+	u32 cpu;
+	u32 pid;
+	u32 tid;
+};
+
+/**
+ * enum perfkmod_delivery - where a callback runs
+ * @PERFKMOD_DELIVER_DIRECT: in the overflow context itself: NMI for
+ *	hardware PMUs, hard IRQ for cpu-clock and task-clock, the
+ *	instrumented code's context for other software events, breakpoints
+ *	and tracepoints. The callback must be NMI-safe: no locks shared with
+ *	other contexts, no allocation, no sleeping; it gets the registers.
+ * @PERFKMOD_DELIVER_IRQ: deferred: the sample goes through a per-CPU ring
+ *	to an irq_work, and the callback runs in hard IRQ context on the same
+ *	CPU, never in NMI. It may take spinlocks (irqsave), not sleep.
+ * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
+ *	runs in process context and may sleep.
+ *
+ * A deferred sample that finds its ring full is dropped and counted.
+ */
+enum perfkmod_delivery {
+	PERFKMOD_DELIVER_DIRECT,
+	PERFKMOD_DELIVER_IRQ,
+	PERFKMOD_DELIVER_PROCESS,
+};
+
+/**
+ * typedef perfkmod_callback_fn - an overflow callback
+ * @sample: the overflow; valid during the call only.
+ * @regs: the interrupted registers for %PERFKMOD_DELIVER_DIRECT, else NULL.
+ * @context: the pointer given at registration.
+ */
+typedef void (*perfkmod_callback_fn)(const struct perfkmod_sample *sample,
+				     struct pt_regs *regs, void *context);
+
+struct perfkmod_callback;
+
+/**
+ * struct perfkmod_stats - overflow statistics of a counter or a callback
+ * @overflows: overflows perf reported (counter), or offered (callback).
+ * @throttled: times perf throttled the counter for overflowing too often
+ *	(kernel.perf_event_max_sample_rate); perfkmod does not hide it.
+ * @runs: callback calls.
+ * @deferred: samples put in a ring for deferred delivery.
+ * @dropped: deferred samples dropped because the ring was full.
+ *
+ * Once deferred deliveries are done, @runs + @dropped == @overflows for a
+ * callback.
+ */
+struct perfkmod_stats {
+	u64 overflows;
+	u64 throttled;
+	u64 runs;
+	u64 deferred;
+	u64 dropped;
+};
+
+struct perfkmod_callback *
+__perfkmod_callback_register(struct perfkmod_counter *counter,
+			     perfkmod_callback_fn fn, void *context,
+			     enum perfkmod_delivery delivery,
+			     struct module *owner);
+
+/**
+ * perfkmod_callback_register() - call a function on each overflow of a counter
+ * @counter: a sampling counter (created with a period or a frequency).
+ * @fn: the callback.
+ * @context: passed to @fn.
+ * @delivery: where @fn runs; see &enum perfkmod_delivery.
+ *
+ * Any number of callbacks may be registered on a counter, at any time, also
+ * while it overflows. The calling module is recorded as the owner: it must
+ * unregister its callbacks before it unloads; if it does not, perfkmod
+ * unregisters them when the module goes away and logs a warning.
+ *
+ * Context: process context, may sleep.
+ * Return: a handle for perfkmod_callback_unregister(), or ERR_PTR():
+ * -%EINVAL for a counter that does not sample, a NULL @fn or an unknown
+ * @delivery; -%ENOMEM.
+ */
+#define perfkmod_callback_register(counter, fn, context, delivery) \
+	__perfkmod_callback_register(counter, fn, context, delivery, THIS_MODULE)
+
+/**
+ * perfkmod_callback_unregister() - stop calling a callback
+ * @cb: the handle; NULL or an ERR_PTR() is ignored.
+ *
+ * Once it returns, the callback is not running and never runs again, and
+ * its context may be freed. Samples still waiting in its rings are
+ * discarded. Must not be called from the callback itself.
+ *
+ * Context: process context, may sleep (waits for an RCU grace period).
+ */
+void perfkmod_callback_unregister(struct perfkmod_callback *cb);
+
+/**
+ * perfkmod_callback_stats() - a callback's statistics
+ * @cb: the callback.
+ * @stats: filled in; @stats->throttled is 0.
+ *
+ * Context: any context.
+ */
+void perfkmod_callback_stats(struct perfkmod_callback *cb,
+			     struct perfkmod_stats *stats);
+
+/**
+ * perfkmod_counter_stats() - a counter's overflow statistics
+ * @counter: the counter.
+ * @stats: filled in: @stats->runs, @stats->deferred and @stats->dropped
+ *	add up those of all its callbacks, past and present.
+ *
+ * Context: any context.
+ */
+void perfkmod_counter_stats(struct perfkmod_counter *counter,
+			    struct perfkmod_stats *stats);
+
+/**
+ * perfkmod_overflow_stop() - stop a counter from an overflow callback
+ * @counter: the counter.
+ *
+ * No callback of @counter is called for later overflows; the counter is
+ * disabled soon after, from a workqueue. perfkmod_counter_enable() or
+ * perfkmod_counter_refresh() starts it again.
+ *
+ * Context: any context, NMI included; takes no lock.
+ */
+void perfkmod_overflow_stop(struct perfkmod_counter *counter);
+
+/**
+ * perfkmod_overflow_refresh() - deliver only the next @n overflows
+ * @counter: the counter.
+ * @n: how many more overflows reach the callbacks; after the last one the
+ *	counter stops as with perfkmod_overflow_stop().
+ *
+ * Like perf's PERF_EVENT_IOC_REFRESH, without the enable.
+ *
+ * Context: any context, NMI included; takes no lock.
+ */
+void perfkmod_overflow_refresh(struct perfkmod_counter *counter,
+			       unsigned int n);
+
+/**
+ * perfkmod_counter_refresh() - enable a counter for its next @n overflows
+ * @counter: a sampling counter.
+ * @n: overflows to deliver before the counter stops; at least 1.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -%EINVAL if @counter does not sample or @n is 0.
+ */
+int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
 
 /* The longest event spec perfkmod_parse() takes, without the final NUL. */
 #define PERFKMOD_SPEC_MAX	256

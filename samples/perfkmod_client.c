@@ -5,10 +5,14 @@
  *	insmod perfkmod_client.ko spec="page-faults,pid=123"
  *	cat /sys/module/perfkmod_client/parameters/value
  *
- * The value file reads "VALUE ENABLED_NS RUNNING_NS STATE".
+ * The value file reads "VALUE ENABLED_NS RUNNING_NS STATE OVERFLOWS". When
+ * the spec samples (period= or freq=), a callback counts the overflows;
+ * it runs directly in the overflow context, NMI included, so it only does
+ * an atomic increment.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sysfs.h>
@@ -19,8 +23,21 @@ static char *spec = "context-switches";
 module_param(spec, charp, 0400);
 MODULE_PARM_DESC(spec, "the event to count, in perfkmod's grammar");
 
+static bool forget_cleanup;
+module_param(forget_cleanup, bool, 0400);
+MODULE_PARM_DESC(forget_cleanup, "testing only: unload without releasing the counter and callback, to show perfkmod doing it");
+
 /* Set once init succeeded; cleared in exit under the module's param lock. */
 static struct perfkmod_counter *counter;
+static struct perfkmod_callback *callback;
+static atomic64_t overflows;
+
+/* Context: the overflow's, NMI included. */
+static void count_overflow(const struct perfkmod_sample *sample,
+			   struct pt_regs *regs, void *context)
+{
+	atomic64_inc(context);
+}
 
 static const char * const state_names[] = {
 	[PERFKMOD_STATE_ACTIVE] = "active",
@@ -37,8 +54,9 @@ static int value_get(char *buffer, const struct kernel_param *kp)
 	if (!counter)
 		return -ENODEV;
 	perfkmod_counter_read(counter, &v);
-	return sysfs_emit(buffer, "%llu %llu %llu %s\n", v.value, v.enabled,
-			  v.running, state_names[perfkmod_counter_state(counter)]);
+	return sysfs_emit(buffer, "%llu %llu %llu %s %lld\n", v.value, v.enabled,
+			  v.running, state_names[perfkmod_counter_state(counter)],
+			  atomic64_read(&overflows));
 }
 
 static const struct kernel_param_ops value_ops = {
@@ -46,7 +64,7 @@ static const struct kernel_param_ops value_ops = {
 };
 
 module_param_cb(value, &value_ops, NULL, 0400);
-MODULE_PARM_DESC(value, "read: value, enabled ns, running ns, state");
+MODULE_PARM_DESC(value, "read: value, enabled ns, running ns, state, overflows");
 
 static int __init client_init(void)
 {
@@ -64,10 +82,23 @@ static int __init client_init(void)
 		pr_err("%s: %s\n", spec, perfkmod_strerror(PTR_ERR(c)));
 		return PTR_ERR(c);
 	}
+	if (cfg.sample_period || cfg.sample_freq) {
+		callback = perfkmod_callback_register(c, count_overflow,
+						      &overflows,
+						      PERFKMOD_DELIVER_DIRECT);
+		if (IS_ERR(callback)) {
+			err = PTR_ERR(callback);
+			goto err_release;
+		}
+	}
 	kernel_param_lock(THIS_MODULE);
 	counter = c;
 	kernel_param_unlock(THIS_MODULE);
 	return 0;
+
+err_release:
+	perfkmod_counter_release(c);
+	return err;
 }
 
 static void __exit client_exit(void)
@@ -79,6 +110,9 @@ static void __exit client_exit(void)
 	c = counter;
 	counter = NULL;
 	kernel_param_unlock(THIS_MODULE);
+	if (forget_cleanup)
+		return;
+	perfkmod_callback_unregister(callback);
 	perfkmod_counter_release(c);
 }
 

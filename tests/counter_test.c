@@ -25,7 +25,7 @@ static struct perfkmod_counter *create(struct kunit *test,
 {
 	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
 
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "create: %pe: %s", c,
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe: %s", c,
 			       perfkmod_strerror(PTR_ERR_OR_ZERO(c)));
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_action, c), 0);
 	return c;
@@ -44,8 +44,7 @@ enum workload { SLEEP, SPIN, MIGRATE, EXEC, NOTHING };
 
 static int run_workload(struct kunit *test, enum workload w)
 {
-	static char *argv[] = { "/bin/busybox", "true", NULL };
-	static char *envp[] = { "PATH=/bin", NULL };
+	char **argv;
 	int i, cpu, err = 0;
 
 	switch (w) {
@@ -69,7 +68,11 @@ static int run_workload(struct kunit *test, enum workload w)
 		break;
 	case EXEC:
 		/* a new process: its page faults are counted on every CPU */
-		err = call_usermodehelper(argv[0], argv, envp, UMH_WAIT_PROC);
+		argv = argv_split(GFP_KERNEL, "/bin/busybox true", NULL);
+		if (!argv)
+			return -ENOMEM;
+		err = call_usermodehelper(argv[0], argv, NULL, UMH_WAIT_PROC);
+		argv_free(argv);
 		break;
 	case NOTHING:
 		break;
@@ -164,7 +167,8 @@ static void sw_event_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_GE(test, v3, v2);
 }
 
-static volatile int bp_target;
+/* written with WRITE_ONCE(): each write is a store the breakpoint sees */
+static int bp_target;
 
 /*
  * Keep the test's thread on the CPU it is on. Each KUnit case runs in a
@@ -206,12 +210,12 @@ static void breakpoint_counts_exactly(struct kunit *test)
 	 */
 	local_irq_save(flags);
 	for (i = 0; i < 1000; i++)
-		bp_target = i;
+		WRITE_ONCE(bp_target, i);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, value(c), 1000);
 	/* reads are not writes */
 	for (i = 0; i < 100; i++)
-		(void)bp_target;
+		READ_ONCE(bp_target);
 	KUNIT_EXPECT_EQ(test, value(c), 1000);
 }
 
@@ -469,14 +473,14 @@ static const struct scale_case scale_cases[] = {
 };
 
 /* perf stat's scaling, with synthetic values up to 2^64. */
-static void scale(struct kunit *test)
+static void scale_maths(struct kunit *test)
 {
 	const struct scale_case *sc;
 
 	for (sc = scale_cases; sc < scale_cases + ARRAY_SIZE(scale_cases); sc++)
 		KUNIT_EXPECT_EQ_MSG(test, perfkmod_scale(sc->value, sc->enabled,
 							 sc->running),
-				    sc->want, "scale(%llu, %llu, %llu)",
+				    sc->want, "perfkmod_scale(%llu, %llu, %llu)",
 				    sc->value, sc->enabled, sc->running);
 }
 
@@ -548,7 +552,8 @@ static void hw_event_counts(struct kunit *test)
 		if (require_pmu)
 			KUNIT_FAIL(test, "no cycles counter: %pe", probe);
 		else
-			kunit_skip(test, "no hardware PMU here (%pe)", probe);
+			kunit_skip(test, "no hardware PMU here (%pe)",
+				   probe);
 		return;
 	}
 	perfkmod_counter_release(probe);
@@ -606,7 +611,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
-	KUNIT_CASE(scale),
+	KUNIT_CASE(scale_maths),
 	KUNIT_CASE(strerror_words),
 	KUNIT_CASE_PARAM(hw_event_counts, hw_gen_params),
 	KUNIT_CASE(hw_exclude_idle),

@@ -37,7 +37,8 @@ static struct perf_event *create_hw_counter(struct kunit *test,
 		if (require_pmu)
 			KUNIT_FAIL(test, "hardware counter: %pe", event);
 		else
-			kunit_skip(test, "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
+			kunit_skip(test,
+				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
 				   event);
 	}
 	return event;

@@ -30,11 +30,11 @@ done
 v=$(value)
 check client-page-faults-at-least-$N sh -c "[ $v -ge $N ]"
 log "client: $N pages touched, $v page faults counted"
-check client-state-active grep -q " active$" /sys/module/perfkmod_client/parameters/value
+check client-state-active grep -q " active " /sys/module/perfkmod_client/parameters/value
 check_fails perfkmod-busy-while-client-loaded rmmod perfkmod
 kill $pid
 wait $pid
-check client-exit-state grep -q " exit$" /sys/module/perfkmod_client/parameters/value
+check client-exit-state grep -q " exit " /sys/module/perfkmod_client/parameters/value
 check client-value-kept sh -c "[ $(value) -eq $v ]"
 check client-unload rmmod perfkmod_client
 check_fails client-bad-spec insmod $MODDIR/perfkmod_client.ko spec=bogus
@@ -42,3 +42,26 @@ check_fails client-no-such-pid \
 	insmod $MODDIR/perfkmod_client.ko spec=page-faults,pid=4194303
 rm -rf "$dir"
 rmmod perfkmod
+
+# A client with a sampling counter and a callback counting its overflows,
+# unloaded while both are live: its exit releases them.
+insmod $MODDIR/perfkmod.ko
+check client-sampling-load insmod $MODDIR/perfkmod_client.ko \
+	spec="cpu-clock,period=1000000"
+sleep 1
+overflows() { cut -d' ' -f5 /sys/module/perfkmod_client/parameters/value; }
+check client-callback-runs sh -c "[ $(overflows) -gt 100 ]"
+check client-unload-live-callback rmmod perfkmod_client
+
+# A client that forgets to clean up: perfkmod releases its counter and
+# callback when it unloads, says so, and keeps working.
+check client-forgetful-load insmod $MODDIR/perfkmod_client.ko \
+	spec="cpu-clock,period=1000000" forget_cleanup=1
+sleep 0.2
+check client-forgetful-unload rmmod perfkmod_client
+check perfkmod-released-forgotten \
+	sh -c "dmesg | grep -q 'module perfkmod_client unloaded without releasing 1 counters and 1 callbacks'"
+check perfkmod-works-after-forgetful-client \
+	insmod $MODDIR/perfkmod_client.ko spec=context-switches
+rmmod perfkmod_client
+check perfkmod-unload-after-clients rmmod perfkmod

@@ -12,13 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t go;
-
-static void on_usr1(int sig)
-{
-	go = 1;
-}
-
 static void touch(const char *dir, const char *name)
 {
 	char path[4096];
@@ -34,11 +27,14 @@ static void touch(const char *dir, const char *name)
 
 int main(int argc, char **argv)
 {
-	long page = sysconf(_SC_PAGESIZE), n, i;
-	sigset_t mask, old;
+	long page = sysconf(_SC_PAGESIZE), n = 0, i;
+	sigset_t mask;
 	char *mem;
+	int sig;
 
-	if (argc != 3 || (n = atol(argv[1])) <= 0) {
+	if (argc == 3)
+		n = atol(argv[1]);
+	if (n <= 0) {
 		fprintf(stderr, "usage: touchpages N DIR\n");
 		return 2;
 	}
@@ -53,11 +49,10 @@ int main(int argc, char **argv)
 		perror("madvise");
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &mask, &old);
-	signal(SIGUSR1, on_usr1);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
 	touch(argv[2], "ready");
-	while (!go)
-		sigsuspend(&old);
+	if (sigwait(&mask, &sig))
+		return 1;
 
 	for (i = 0; i < n; i++)
 		mem[i * page] = 1;

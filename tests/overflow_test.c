@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the overflow trampoline: callbacks in real NMI context
+ * (x86: an NMI sent through the APIC; arm64: the PMU's pseudo-NMI), exact
+ * delivery counts, deferral out of NMI, full rings, stop and refresh from
+ * overflow context, and register/unregister racing with overflows.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
+
+#include "internal.h"
+#include "test.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+KUNIT_DEFINE_ACTION_WRAPPER(release_counter, perfkmod_counter_release,
+			    struct perfkmod_counter *);
+KUNIT_DEFINE_ACTION_WRAPPER(unregister_cb, perfkmod_callback_unregister,
+			    struct perfkmod_callback *);
+
+static struct perfkmod_counter *create(struct kunit *test,
+				       const struct perfkmod_config *cfg)
+{
+	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
+	return c;
+}
+
+static struct perfkmod_callback *reg(struct kunit *test,
+				     struct perfkmod_counter *c,
+				     perfkmod_callback_fn fn, void *ctx,
+				     enum perfkmod_delivery delivery)
+{
+	struct perfkmod_callback *cb;
+
+	cb = perfkmod_callback_register(c, fn, ctx, delivery);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "perfkmod_callback_register: %pe", cb);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_cb, cb), 0);
+	return cb;
+}
+
+/* What a test callback records. */
+struct probe {
+	atomic_t calls;
+	atomic_t in_nmi;
+	atomic_t with_regs;
+	atomic_t wrong_counter;
+	struct perfkmod_counter *counter;
+	/* stop, or refresh, the counter at this call (0: never) */
+	int stop_at;
+	int refresh_at;
+	unsigned int refresh_n;
+};
+
+static void probe_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+		     void *context)
+{
+	struct probe *p = context;
+	int n = atomic_inc_return(&p->calls);
+
+	if (in_nmi())
+		atomic_inc(&p->in_nmi);
+	if (regs)
+		atomic_inc(&p->with_regs);
+	if (s->counter != p->counter)
+		atomic_inc(&p->wrong_counter);
+	if (n == p->stop_at)
+		perfkmod_overflow_stop(s->counter);
+	if (n == p->refresh_at)
+		perfkmod_overflow_refresh(s->counter, p->refresh_n);
+}
+
+/* Wait up to a second for @p to have been called @n times. */
+static void wait_calls(struct probe *p, int n)
+{
+	int i;
+
+	for (i = 0; i < 1000 && atomic_read(&p->calls) < n; i++)
+		usleep_range(1000, 2000);
+}
+
+/* written with WRITE_ONCE(): each write is a store the breakpoint sees */
+static int bp_target;
+
+/* @n writes to bp_target, IRQs off around each (see counter_test.c). */
+static void poke(int n)
+{
+	unsigned long flags;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		local_irq_save(flags);
+		WRITE_ONCE(bp_target, i);
+		local_irq_restore(flags);
+	}
+}
+
+/* A write breakpoint on bp_target, on this CPU (the thread is pinned). */
+static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = (unsigned long)&bp_target,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.sample_period = period,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+
+	struct perfkmod_counter *c;
+
+	cfg.cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	c = perfkmod_counter_create(&cfg);
+	if (PTR_ERR_OR_ZERO(c) == -EOPNOTSUPP && IS_ENABLED(CONFIG_ARM64))
+		kunit_skip(test, "arm64 cannot sample breakpoints (-EOPNOTSUPP); the x86 lanes run this case");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
+	return c;
+}
+
+/*
+ * A breakpoint with period P over N writes: exactly N/P overflows, each
+ * delivered once to each callback, direct or deferred.
+ */
+static void breakpoint_exact_overflows(struct kunit *test)
+{
+	struct probe d1 = {}, d2 = {}, irq = {}, proc = {};
+	struct perfkmod_callback *cb_irq, *cb_proc;
+	struct perfkmod_counter *c = bp_counter(test, 10);
+	struct perfkmod_stats st;
+	struct perfkmod_value v;
+
+	d1.counter = c;
+	d2.counter = c;
+	irq.counter = c;
+	proc.counter = c;
+	reg(test, c, probe_fn, &d1, PERFKMOD_DELIVER_DIRECT);
+	reg(test, c, probe_fn, &d2, PERFKMOD_DELIVER_DIRECT);
+	cb_irq = reg(test, c, probe_fn, &irq, PERFKMOD_DELIVER_IRQ);
+	cb_proc = reg(test, c, probe_fn, &proc, PERFKMOD_DELIVER_PROCESS);
+
+	poke(1000);
+	wait_calls(&irq, 100);
+	wait_calls(&proc, 100);
+
+	perfkmod_counter_read(c, &v);
+	KUNIT_EXPECT_EQ(test, v.value, 1000);
+	perfkmod_counter_stats(c, &st);
+	KUNIT_EXPECT_EQ(test, st.overflows, 100);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d1.calls), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d2.calls), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&irq.calls), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&proc.calls), 100);
+	KUNIT_EXPECT_EQ(test, st.runs, 400);
+	KUNIT_EXPECT_EQ(test, st.deferred, 200);
+	/* only direct callbacks get the registers */
+	KUNIT_EXPECT_EQ(test, atomic_read(&d1.with_regs), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&irq.with_regs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d1.wrong_counter), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&proc.wrong_counter), 0);
+	/* deferred callbacks never run in NMI */
+	KUNIT_EXPECT_EQ(test, atomic_read(&irq.in_nmi), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&proc.in_nmi), 0);
+
+	perfkmod_callback_stats(cb_irq, &st);
+	KUNIT_EXPECT_EQ(test, st.overflows, 100);
+	KUNIT_EXPECT_EQ(test, st.runs, 100);
+	KUNIT_EXPECT_EQ(test, st.deferred, 100);
+	perfkmod_callback_stats(cb_proc, &st);
+	KUNIT_EXPECT_EQ(test, st.runs, 100);
+}
+
+/*
+ * A deferred consumer that cannot keep up: 1000 overflows with IRQs off
+ * fill the ring; the rest are dropped and counted, never waited for.
+ */
+static void ring_full_drops(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct probe p = { .counter = c };
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	unsigned long flags;
+	int i;
+
+	cb = reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_IRQ);
+	local_irq_save(flags);
+	for (i = 0; i < 1000; i++)
+		WRITE_ONCE(bp_target, i);
+	local_irq_restore(flags);
+	wait_calls(&p, perfkmod_ring_size);
+	usleep_range(10000, 11000);
+
+	perfkmod_callback_stats(cb, &st);
+	KUNIT_EXPECT_EQ(test, st.overflows, 1000);
+	KUNIT_EXPECT_EQ(test, st.runs, perfkmod_ring_size);
+	KUNIT_EXPECT_EQ(test, st.dropped, st.overflows - st.runs);
+	KUNIT_EXPECT_EQ(test, st.deferred, st.runs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), perfkmod_ring_size);
+}
+
+static void slow_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+		    void *context)
+{
+	usleep_range(1000, 2000);
+}
+
+/* A sleeping consumer in process context: whatever it misses is counted. */
+static void slow_process_consumer(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	int i;
+
+	cb = reg(test, c, slow_fn, NULL, PERFKMOD_DELIVER_PROCESS);
+	poke(500);
+	for (i = 0; i < 2000; i++) {
+		perfkmod_callback_stats(cb, &st);
+		if (st.runs == st.deferred)
+			break;
+		usleep_range(1000, 2000);
+	}
+	KUNIT_EXPECT_EQ(test, st.overflows, 500);
+	KUNIT_EXPECT_EQ(test, st.runs, st.deferred);
+	KUNIT_EXPECT_EQ(test, st.dropped, st.overflows - st.runs);
+	kunit_info(test, "500 overflows: %llu delivered, %llu dropped",
+		   st.runs, st.dropped);
+}
+
+/* A callback stops the counter at its 5th call: no 6th, and it is off. */
+static void stop_from_callback(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct probe p = { .counter = c, .stop_at = 5 };
+	int i;
+
+	reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
+	poke(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 5);
+	for (i = 0; i < 1000 && perfkmod_counter_state(c) != PERFKMOD_STATE_OFF; i++)
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
+
+	/* perf's refresh: enabled again for exactly 3 more overflows */
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_refresh(c, 3), 0);
+	poke(100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 8);
+
+	/* enable: no limit any more */
+	perfkmod_counter_enable(c);
+	poke(10);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 18);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_refresh(c, 0), -EINVAL);
+}
+
+/* A callback asks for the next 2 overflows only, at its first call. */
+static void refresh_from_callback(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct probe p = { .counter = c, .refresh_at = 1, .refresh_n = 2 };
+
+	reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
+	poke(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 3);
+}
+
+static void register_errors(struct kunit *test)
+{
+	struct perfkmod_config plain = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct perfkmod_config sampling = plain;
+	struct perfkmod_counter *c = create(test, &plain), *s;
+	struct perfkmod_callback *cb;
+
+	sampling.sample_period = 1;
+	s = create(test, &sampling);
+	cb = perfkmod_callback_register(c, probe_fn, NULL, PERFKMOD_DELIVER_DIRECT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(cb), -EINVAL);
+	cb = perfkmod_callback_register(s, NULL, NULL, PERFKMOD_DELIVER_DIRECT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(cb), -EINVAL);
+	cb = perfkmod_callback_register(s, probe_fn, NULL,
+					PERFKMOD_DELIVER_PROCESS + 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(cb), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_refresh(c, 1), -EINVAL);
+}
+
+/* Releasing a counter unregisters what is still registered on it. */
+static void release_with_callbacks(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+	};
+	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+	struct probe p = {};
+	struct perfkmod_callback *cb;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	p.counter = c;
+	cb = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
+	cb = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_PROCESS);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
+	wait_calls(&p, 10);
+	perfkmod_counter_release(c);
+	KUNIT_EXPECT_GE(test, atomic_read(&p.calls), 10);
+	/* p is on the stack: a later call would be caught by KASAN */
+}
+
+#define RACE_MAGIC	0x5eedf00d
+#define RACE_POISON	0xdeadbeef
+#define RACE_THREADS	8
+#define RACE_CYCLES	10000
+
+struct race_ctx {
+	u32 magic;
+	atomic_t *late;
+	atomic_t *calls;
+};
+
+struct race {
+	struct perfkmod_counter *counters[2];
+	atomic_t late;
+	atomic_t calls;
+	atomic_t cycles;
+	atomic_t done;
+};
+
+static void race_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+		    void *context)
+{
+	struct race_ctx *ctx = context;
+
+	if (READ_ONCE(ctx->magic) != RACE_MAGIC)
+		atomic_inc(ctx->late);
+	atomic_inc(ctx->calls);
+}
+
+static void wait_for_stop(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+}
+
+static int race_writer(void *unused)
+{
+	unsigned int i = 0;
+
+	while (!kthread_should_stop()) {
+		WRITE_ONCE(bp_target, i++);
+		if (!(i % 64))
+			cond_resched();
+	}
+	return 0;
+}
+
+/* One racer: register, maybe let it run, unregister, poison, free. */
+static int race_thread(void *data)
+{
+	struct race *r = data;
+	struct perfkmod_callback *cb;
+	struct race_ctx *ctx;
+	int i;
+
+	for (i = 0; i < RACE_CYCLES / RACE_THREADS; i++) {
+		ctx = kmalloc(sizeof(*ctx), GFP_KERNEL);
+		if (!ctx)
+			break;
+		ctx->magic = RACE_MAGIC;
+		ctx->late = &r->late;
+		ctx->calls = &r->calls;
+		cb = perfkmod_callback_register(r->counters[i % 2], race_fn, ctx,
+						i % 3);
+		if (IS_ERR(cb)) {
+			kfree(ctx);
+			break;
+		}
+		if (!(i % 16))
+			usleep_range(100, 200);
+		perfkmod_callback_unregister(cb);
+		WRITE_ONCE(ctx->magic, RACE_POISON);
+		kfree(ctx);
+		atomic_inc(&r->cycles);
+	}
+	atomic_inc(&r->done);
+	wait_for_stop();
+	return 0;
+}
+
+/*
+ * 10,000 register/unregister cycles from 8 threads at once, all three
+ * delivery modes, while an all-CPUs cpu-clock counter overflows at perf's
+ * 10 us floor and an all-CPUs breakpoint fires on every write of a busy
+ * thread. A callback that ran after its unregister returned would find its
+ * context poisoned (and freed: KASAN would report it).
+ */
+static void register_unregister_race(struct kunit *test)
+{
+	struct perfkmod_config clock = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 10000,
+	};
+	struct perfkmod_config bp = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = (unsigned long)&bp_target,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.sample_period = 1,
+	};
+	struct task_struct *threads[RACE_THREADS], *writer;
+	struct race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	int i, n = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->counters[0] = create(test, &clock);
+	if (IS_ENABLED(CONFIG_ARM64))	/* cannot sample breakpoints */
+		r->counters[1] = create(test, &clock);
+	else
+		r->counters[1] = create(test, &bp);
+	writer = kthread_run(race_writer, NULL, "perfkmod-writer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(writer));
+	for (; n < RACE_THREADS; n++) {
+		threads[n] = kthread_run(race_thread, r, "perfkmod-race/%d", n);
+		if (IS_ERR(threads[n]))
+			break;
+	}
+	while (atomic_read(&r->done) < n)
+		msleep(20);
+	for (i = 0; i < n; i++)
+		kthread_stop(threads[i]);
+	kthread_stop(writer);
+
+	KUNIT_EXPECT_EQ(test, n, RACE_THREADS);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->cycles), RACE_CYCLES);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->late), 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&r->calls), 0);
+	kunit_info(test, "%d cycles, %d callback calls", atomic_read(&r->cycles),
+		   atomic_read(&r->calls));
+}
+
+#ifdef CONFIG_X86
+static struct perfkmod_counter *nmi_counter;
+static struct perf_sample_data nmi_data;
+static bool nmi_armed;
+
+/* Claims only the NMIs this test sends itself. */
+static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!READ_ONCE(nmi_armed))
+		return NMI_DONE;
+	WRITE_ONCE(nmi_armed, false);
+	perfkmod_overflow(nmi_counter->event, &nmi_data, regs);
+	return NMI_HANDLED;
+}
+
+/*
+ * The dispatch path in a real NMI: 100 NMIs sent to this CPU through the
+ * local APIC, each running the trampoline as perf would, with lockdep and
+ * KASAN watching. Direct callbacks see in_nmi(); deferred ones run later,
+ * outside NMI, once each.
+ */
+static void x86_real_nmi(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_period = 1,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct probe direct = {}, deferred = {};
+	int i, j, err;
+
+	cfg.cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	nmi_counter = create(test, &cfg);
+	direct.counter = nmi_counter;
+	deferred.counter = nmi_counter;
+	reg(test, nmi_counter, probe_fn, &direct, PERFKMOD_DELIVER_DIRECT);
+	reg(test, nmi_counter, probe_fn, &deferred, PERFKMOD_DELIVER_IRQ);
+	perf_sample_data_init(&nmi_data, 0, 1);
+
+	err = register_nmi_handler(NMI_LOCAL, test_nmi_handler, 0, "perfkmod_test");
+	KUNIT_ASSERT_EQ(test, err, 0);
+	for (i = 0; i < 100; i++) {
+		WRITE_ONCE(nmi_armed, true);
+		apic->send_IPI_self(NMI_VECTOR);
+		for (j = 0; j < 1000 && READ_ONCE(nmi_armed); j++)
+			usleep_range(10, 20);
+		if (READ_ONCE(nmi_armed))
+			break;
+	}
+	WRITE_ONCE(nmi_armed, false);
+	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test");
+	wait_calls(&deferred, 100);
+
+	KUNIT_EXPECT_EQ(test, i, 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&direct.calls), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&direct.in_nmi), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&deferred.calls), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&deferred.in_nmi), 0);
+}
+#else
+static void x86_real_nmi(struct kunit *test)
+{
+	kunit_skip(test, "x86 only: the arm64 lane runs pmu_nmi_callbacks instead");
+}
+#endif
+
+/*
+ * The real PMU NMI (arm64-pmu lane): a cycles counter overflowing, two
+ * direct callbacks called in NMI every time, a deferred one outside NMI,
+ * each as many times as the counter overflowed.
+ */
+static void pmu_nmi_callbacks(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 1000000,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.disabled = true,	/* every callback sees every overflow */
+	};
+	struct probe d1 = {}, d2 = {}, def = {};
+	struct perfkmod_counter *c;
+	struct perfkmod_stats st;
+	int i;
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		if (require_pmu)
+			KUNIT_FAIL(test, "no cycles counter: %pe", c);
+		else
+			kunit_skip(test,
+				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
+				   c);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
+	d1.counter = c;
+	d2.counter = c;
+	def.counter = c;
+	reg(test, c, probe_fn, &d1, PERFKMOD_DELIVER_DIRECT);
+	reg(test, c, probe_fn, &d2, PERFKMOD_DELIVER_DIRECT);
+	reg(test, c, probe_fn, &def, PERFKMOD_DELIVER_IRQ);
+	perfkmod_counter_enable(c);
+
+	busy_ms(300);
+	perfkmod_counter_disable(c);
+	perfkmod_counter_stats(c, &st);
+	for (i = 0; i < 5 && atomic_read(&def.calls) + st.dropped < st.overflows; i++)
+		wait_calls(&def, st.overflows - st.dropped);
+
+	KUNIT_EXPECT_GE(test, st.overflows, 20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d1.calls), st.overflows);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d2.calls), st.overflows);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d1.in_nmi), st.overflows);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d2.in_nmi), st.overflows);
+	KUNIT_EXPECT_EQ(test, atomic_read(&def.calls) + st.dropped, st.overflows);
+	KUNIT_EXPECT_EQ(test, atomic_read(&def.in_nmi), 0);
+	kunit_info(test, "%llu overflows in NMI, %llu throttled, %llu dropped",
+		   st.overflows, st.throttled, st.dropped);
+}
+
+/* Overflowing far faster than perf allows: the throttling is counted. */
+static void pmu_throttle_counted(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 10000,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+	struct perfkmod_stats st;
+
+	if (IS_ERR(c)) {
+		if (require_pmu)
+			KUNIT_FAIL(test, "no cycles counter: %pe", c);
+		else
+			kunit_skip(test,
+				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
+				   c);
+		return;
+	}
+	busy_ms(300);
+	perfkmod_counter_stats(c, &st);
+	perfkmod_counter_release(c);
+	KUNIT_EXPECT_GT(test, st.throttled, 0);
+	kunit_info(test, "%llu overflows, throttled %llu times", st.overflows,
+		   st.throttled);
+}
+
+static struct kunit_case perfkmod_overflow_cases[] = {
+	KUNIT_CASE(x86_real_nmi),
+	KUNIT_CASE(pmu_nmi_callbacks),
+	KUNIT_CASE(pmu_throttle_counted),
+	KUNIT_CASE(breakpoint_exact_overflows),
+	KUNIT_CASE(ring_full_drops),
+	KUNIT_CASE(slow_process_consumer),
+	KUNIT_CASE(stop_from_callback),
+	KUNIT_CASE(refresh_from_callback),
+	KUNIT_CASE(register_errors),
+	KUNIT_CASE(release_with_callbacks),
+	KUNIT_CASE_SLOW(register_unregister_race),
+	{}
+};
+
+static struct kunit_suite perfkmod_overflow_suite = {
+	.name = "perfkmod_overflow",
+	.test_cases = perfkmod_overflow_cases,
+};
+
+kunit_test_suites(&perfkmod_overflow_suite);
