@@ -4,7 +4,8 @@
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
 # make samples         also build the example client module in samples/
 # make check           build the test kernels and run every test lane in QEMU
-# make check LANE=x    one lane: x86-debug, distro or arm64-pmu
+# make check LANE=x    one lane: lint, x86-debug, distro or arm64-pmu
+# make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
 #
 # KDIR, ARCH and CROSS_COMPILE are passed to the kernel build as usual.
@@ -41,7 +42,10 @@ clean:
 check:
 	scripts/check.sh $(LANE)
 
+lint:
+	scripts/check.sh lint
+
 demo:
 	scripts/demo.sh
 
-.PHONY: all module tests samples kdir clean check demo
+.PHONY: all module tests samples kdir clean check lint demo

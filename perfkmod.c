@@ -728,4 +728,6 @@ module_init(perfkmod_init);
 module_exit(perfkmod_exit);
 
 MODULE_LICENSE("GPL");
+/* keep in step with PACKAGE_VERSION in dkms.conf */
+MODULE_VERSION("0.1");
 MODULE_DESCRIPTION("In-kernel performance counters with an NMI-safe overflow trampoline");

@@ -3,9 +3,11 @@
 #
 # Run perfkmod's tests in QEMU: "make check" runs this.
 #
-#   scripts/check.sh [LANE...]    default: x86-debug distro arm64-pmu
+#   scripts/check.sh [LANE...]    default: lint x86-debug distro arm64-pmu
 #
-# For each lane: find or build its kernel (scripts/kernel.sh), build the
+# The lint lane runs the kernel's style gates (scripts/lint.sh) against
+# the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
+# For each other lane: find or build its kernel (scripts/kernel.sh), build the
 # module and, where the kernel has KUnit, the KUnit suites, warning-free
 # with W=1, in a directory of the lane's own (.build/LANE); make an
 # initramfs; boot it; judge the console log (scripts/judge.py). Ends with
@@ -16,7 +18,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lanes=${*:-x86-debug distro arm64-pmu}
+lanes=${*:-lint x86-debug distro arm64-pmu}
 passed=0 failed=0 skipped=0
 
 "$top/scripts/deps.sh" $lanes || exit 1
@@ -77,6 +79,12 @@ run_lane() {
 	esac
 	build_modules $target samples || return
 	build_helpers || return
+	# Debian's kernel: also the module as DKMS builds and installs it
+	if [ "$lane" = distro ] &&
+		! "$top/scripts/dkms.sh" "$KVER" "$dir/src/dkms" >"$dir/dkms.log" 2>&1; then
+		tail -20 "$dir/dkms.log"
+		lane_failed "dkms add/build/install failed (log: $dir/dkms.log)"
+	fi
 	"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" \
 		"$dir/src" "$dir/helpers" || { lane_failed "initramfs"; return; }
 	"$top/scripts/vm.sh" "$arch" "$IMAGE" "$dir/initramfs.cpio" \
@@ -89,10 +97,29 @@ run_lane() {
 	echo "$lane: $KVER, $((SECONDS - start)) s, console log in $dir/console.log"
 }
 
+# The style gates: each PERFKMOD-LINT line is one test.
+run_lint() {
+	local lane=lint kdirs=() out rc=0 p f
+
+	echo "== lint"
+	eval "$("$top/scripts/kernel.sh" x86-debug)" && kdirs+=("$KDIR")
+	eval "$("$top/scripts/kernel.sh" distro)" && kdirs+=("$KDIR")
+	[ ${#kdirs[@]} = 2 ] || { lane_failed "no kernel"; return; }
+	out=$("$top/scripts/lint.sh" "${kdirs[@]}" 2>&1) || rc=$?
+	echo "$out" | grep -v "^PERFKMOD-LINT ok "
+	p=$(echo "$out" | grep -c "^PERFKMOD-LINT ok ")
+	f=$(echo "$out" | grep -c "^PERFKMOD-LINT not ok ")
+	# lint.sh failing without naming a gate still fails the lane
+	[ $rc = 0 ] || [ "$f" != 0 ] || f=1
+	echo "lint: $p passed, $f failed"
+	passed=$((passed + p)) failed=$((failed + f))
+}
+
 for lane in $lanes; do
 	case $lane in
+	lint) run_lint ;;
 	x86-debug | distro | arm64-pmu) run_lane "$lane" ;;
-	*) lane_failed "unknown lane (x86-debug, distro, arm64-pmu)" ;;
+	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu)" ;;
 	esac
 done
 

@@ -3,7 +3,7 @@
 #
 # Install the Debian packages the given lanes need (as root), or name them.
 #
-#   scripts/deps.sh LANE...     LANE: x86-debug | arm64-pmu | distro
+#   scripts/deps.sh LANE...     LANE: lint | x86-debug | arm64-pmu | distro
 #
 # The arm64 lane also needs busybox-static for arm64: that package is
 # downloaded (not installed) into $PERFKMOD_CACHE/arm64-busybox/, which
@@ -18,6 +18,7 @@ arm64=0
 
 for lane in "$@"; do
 	case $lane in
+	lint) pkgs="$pkgs sparse linux-headers-amd64" ;;
 	x86-debug) pkgs="$pkgs qemu-system-x86" ;;
 	distro) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
 	arm64-pmu)

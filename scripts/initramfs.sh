@@ -7,7 +7,8 @@
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
-# modules of tests/ go to /modules/kunit/), and the static helper programs
+# modules of tests/ go to /modules/kunit/, the module DKMS installed, in
+# MODULE_DIR/dkms/, to /modules/dkms/), and the static helper programs
 # found in HELPER_DIR (to /bin/). It is made with the kernel's own
 # gen_init_cpio, so that /dev/console exists without root privileges.
 
@@ -42,6 +43,10 @@ spec=$out.spec
 	for f in "$moddir"/samples/*.ko; do
 		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
 	done
+	if [ -e "$moddir/dkms/perfkmod.ko" ]; then
+		echo "dir /modules/dkms 0755 0 0"
+		echo "file /modules/dkms/perfkmod.ko $moddir/dkms/perfkmod.ko 0644 0 0"
+	fi
 	for f in "$moddir"/tests/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
 	done

@@ -25,6 +25,12 @@ jobs=$(nproc)
 log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+# One kernel.sh at a time per cache: two test runs (or a run and a demo)
+# would otherwise build or fetch into the same directories at once.
+mkdir -p "$cache"
+exec 9>"$cache/.kernel.lock"
+flock 9
+
 # Extract the kernel source once per Debian source package version.
 source_tree() {
 	local ver dir tmp

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The kernel's own style gates over perfkmod's kernel code, with the tools
+# of the kernel source scripts/kernel.sh extracts:
+#
+#   scripts/lint.sh KDIR...
+#
+#   checkpatch   checkpatch.pl --strict --no-tree -f on every .c and .h
+#   kernel-doc   kernel-doc -none -Wall on every file, and every exported
+#                function documented in perfkmod.h with Context:, and
+#                Return: unless it returns void
+#   sparse       make C=2 W=1 against each KDIR: no warning of sparse
+#                or the compiler
+#   spdx         an SPDX-License-Identifier line in every file
+#   dkms-version dkms.conf and MODULE_VERSION name the same version
+#
+# Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
+# them) with the offending output, and exits 1 when a gate fails.
+
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
+[ $# -ge 1 ] || { echo "usage: lint.sh KDIR..." >&2; exit 1; }
+kdirs=("$@")
+src=$(ls -d "$cache"/src/linux-source-6.12_* 2>/dev/null | head -1)
+work=$top/.build/lint
+bad=0
+
+[ -n "$src" ] || { echo "lint.sh: no kernel source in $cache/src" >&2; exit 1; }
+cd "$top" || exit 1
+kfiles=$(git ls-files '*.c' '*.h' 2>/dev/null | grep -v '^tests/helpers/') ||
+	kfiles=$(find . -name '*.[ch]' -not -path './.build/*' \
+		-not -path './tests/helpers/*' | sed 's|^\./||')
+
+# gate NAME OUTPUT: the gate passes when OUTPUT is empty.
+gate() {
+	if [ -z "$2" ]; then
+		echo "PERFKMOD-LINT ok $1"
+	else
+		echo "PERFKMOD-LINT not ok $1"
+		echo "$2" | sed 's/^/    /'
+		bad=1
+	fi
+}
+
+out=
+for f in $kfiles; do
+	r=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
+		--show-types -f "$f" 2>&1)
+	[ -z "$r" ] || out+=$r$'\n'
+done
+gate checkpatch "$out"
+
+out=
+for f in $kfiles; do
+	r=$(perl "$src/scripts/kernel-doc" -none -Wall "$f" 2>&1)
+	[ -z "$r" ] || out+=$r$'\n'
+done
+gate kernel-doc "$out"
+
+# Every EXPORT_SYMBOL_GPL(name) has a kernel-doc comment in perfkmod.h,
+# under its own name or, for __name(), the macro that passes THIS_MODULE.
+out=$(python3 - perfkmod.h $kfiles <<'EOF'
+import re, sys
+header = open(sys.argv[1]).read()
+docs = {}
+for m in re.finditer(r"/\*\*\n \* (\w+)\(\) - (.*?)\*/\n(.*?)(?=\n\n|/\*\*)",
+                     header, re.S):
+    docs[m.group(1)] = (m.group(2), m.group(3))
+for path in sys.argv[2:]:
+    for sym in re.findall(r"EXPORT_SYMBOL_GPL\((\w+)\)", open(path).read()):
+        name = sym[2:] if sym.startswith("__") else sym
+        if name not in docs:
+            print(f"{path}: {sym} has no kernel-doc in perfkmod.h")
+            continue
+        text, decl = docs[name]
+        if "Context:" not in text:
+            print(f"perfkmod.h: {name}() documents no Context:")
+        if decl.startswith("#define"):
+            ret = re.search(r"(\w[\w\s*]*?)\s*\b__%s\(" % name, header)
+            void = ret and ret.group(1).strip() == "void"
+        else:
+            void = decl.startswith("void ")
+        if not void and "Return:" not in text:
+            print(f"perfkmod.h: {name}() documents no Return:")
+EOF
+)
+gate exported-api-documented "$out"
+
+out=
+for f in $(git ls-files 2>/dev/null || find . -type f -not -path './.build/*'); do
+	case $f in
+	*.c | *.h | *.sh | *.py | Kbuild | */Kbuild | Makefile | *.config | dkms.conf | \
+	tests/guest/* | .ci/* | scripts/*)
+		head -3 "$f" | grep -q "SPDX-License-Identifier: GPL-2.0" ||
+			out+="$f: no SPDX line"$'\n'
+		;;
+	esac
+done
+gate spdx "$out"
+
+dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
+mod=$(sed -n 's/^MODULE_VERSION("\(.*\)");$/\1/p' perfkmod.c)
+out=
+[ -n "$dkms" ] && [ "$dkms" = "$mod" ] ||
+	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.c's MODULE_VERSION '$mod'"
+gate dkms-version "$out"
+
+# sparse, against each kernel: a build of its own, so that every file is
+# checked; the KUnit suites where the kernel has KUnit.
+for kdir in "${kdirs[@]}"; do
+	name=sparse-$(basename "$kdir")
+	tests=
+	grep -qx CONFIG_KUNIT=y "$kdir/.config" 2>/dev/null && tests=PERFKMOD_TESTS=m
+	mkdir -p "$work/$name"
+	rsync -a --delete --exclude=.git --exclude=.build "$top/" "$work/$name/src/"
+	if make -C "$work/$name/src" KDIR="$kdir" C=2 CHECK=sparse W=1 $tests \
+		module samples >"$work/$name/sparse.log" 2>&1; then
+		out=$(grep -E "warning:|error:" "$work/$name/sparse.log")
+	else
+		out=$(tail -20 "$work/$name/sparse.log")
+	fi
+	gate "$name" "$out"
+done
+
+exit $bad

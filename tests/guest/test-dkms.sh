@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module DKMS built and installed for this kernel (scripts/dkms.sh, on
+# the distro lane) loads and works like the one make builds.
+
+. /tests/lib.sh
+
+ko=$MODDIR/dkms/perfkmod.ko
+if [ ! -e $ko ]; then
+	[ "$1" = distro ] && fail dkms-module-present "no $ko on the distro lane"
+	exit 0
+fi
+check dkms-module-load insmod $ko
+check dkms-module-version grep -qx 0.1 /sys/module/perfkmod/version
+check dkms-module-debugfs test -d $DBG
+check dkms-module-unload rmmod perfkmod
