@@ -18,7 +18,7 @@ arm64=0
 
 for lane in "$@"; do
 	case $lane in
-	lint) pkgs="$pkgs sparse linux-headers-amd64" ;;
+	lint) pkgs="$pkgs sparse linux-headers-amd64 python3-sphinx" ;;
 	x86-debug) pkgs="$pkgs qemu-system-x86" ;;
 	distro) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
 	arm64-pmu)

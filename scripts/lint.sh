@@ -14,6 +14,7 @@
 #                or the compiler
 #   spdx         an SPDX-License-Identifier line in every file
 #   dkms-version dkms.conf and MODULE_VERSION name the same version
+#   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -107,6 +108,12 @@ out=
 [ -n "$dkms" ] && [ "$dkms" = "$mod" ] ||
 	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.c's MODULE_VERSION '$mod'"
 gate dkms-version "$out"
+
+# The reST page, with the API pulled in by the kernel's kernel-doc
+# extension: Sphinx warnings are errors.
+out=$(PERFKMOD_KSRC=$src sphinx-build -W --keep-going -q -b html \
+	Documentation "$work/docs" 2>&1)
+gate docs "$out"
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.
