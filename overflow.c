@@ -326,6 +326,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	/* publishes the initialised callback to the trampoline */
 	list_add_tail_rcu(&cb->node, &c->callbacks);
 	mutex_unlock(&perfkmod_callback_mutex);
+	pr_debug("callback %ps of %s registered, delivery %d\n", fn,
+		 owner ? owner->name : "kernel", delivery);
 	return cb;
 
 err_free:
@@ -339,6 +341,7 @@ EXPORT_SYMBOL_GPL(__perfkmod_callback_register);
 
 void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 {
+	struct perfkmod_stats st;
 	int cpu;
 
 	if (IS_ERR_OR_NULL(cb))
@@ -359,6 +362,9 @@ void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 			cancel_work_sync(&pcc->work);
 		}
 	}
+	perfkmod_callback_stats(cb, &st);
+	pr_debug("callback %ps unregistered: %llu overflows, %llu runs, %llu dropped\n",
+		 cb->fn, st.overflows, st.runs, st.dropped);
 	free_callback(cb);
 }
 EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);

@@ -340,8 +340,8 @@ err_overflow:
 err_free:
 	mutex_destroy(&c->lock);
 	kfree(c);
-	pr_debug("create type %u config %#llx: %d\n", config->type,
-		 config->config, err);
+	pr_debug("create type %u config %#llx: %pe\n", config->type,
+		 config->config, ERR_PTR(err));
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
@@ -350,6 +350,8 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 {
 	if (IS_ERR_OR_NULL(c))
 		return;
+	pr_debug("release counter type %u config %#llx\n", c->config.type,
+		 c->config.config);
 	mutex_lock(&perfkmod_counters_mutex);
 	list_del(&c->all);
 	mutex_unlock(&perfkmod_counters_mutex);
