@@ -34,7 +34,7 @@ struct perfkmod_pcpu_stats {
 	u64 dropped;
 };
 
-/* One CPU's share of an all-CPUs counter. */
+/* One CPU's share of an all-CPUs or one-CPU counter. */
 struct perfkmod_cpu {
 	/* NULL while the CPU is offline, or when creating its event failed */
 	struct perf_event *event;
@@ -55,14 +55,15 @@ struct perfkmod_cpu {
  *	Lock order: cpu_hotplug_lock, then @lock, then perf's own mutexes.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state.
- * @event: the perf event of a one-CPU or task counter; NULL otherwise.
+ * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
- * @cpus: the per-CPU events of an all-CPUs counter; NULL otherwise.
+ * @cpus: the per-CPU events of an all-CPUs or one-CPU counter (a one-CPU
+ *	counter has an event on its CPU only); NULL for a task counter.
  * @releasing: perfkmod_counter_release() has begun; set under @lock.
  * @owner: the module that created the counter.
  * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
- * @node: an all-CPUs counter's entry in perfkmod's CPU hotplug state.
+ * @node: a per-CPU counter's entry in perfkmod's CPU hotplug state.
  * @callbacks: the registered callbacks, an RCU list the trampoline walks;
  *	changed under perfkmod_callback_mutex.
  * @stats: overflow statistics.

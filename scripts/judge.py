@@ -7,7 +7,9 @@
 Counts the KUnit results (the KTAP each suite prints, cross-checked against
 its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
 lines, see tests/guest/lib.sh) and every kernel report (BUG, WARNING, Oops,
-KASAN, lockdep, kmemleak, stalls), each report counting as one failure.
+KASAN, lockdep, kmemleak, stalls), each report counting as one failure. A
+KCSAN data race counts only when a perfkmod module is in its report; the
+kernel's own races are listed, not counted.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
 N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
 when anything failed.
@@ -42,7 +44,7 @@ def judge(lane, lines):
     # of that result (a result after deeper ones is the parent of
     # parameterised cases, repeating its children's verdicts)
     diag, last_indent = [], 0
-    leaks = []
+    leaks, races = [], []
     done = False
 
     for i, raw in enumerate(lines):
@@ -99,6 +101,21 @@ def judge(lane, lines):
             passed, failed, skipped = passed + p, failed + f, skipped + s
             totals += 1
             continue
+        if "BUG: KCSAN:" in line:
+            # a data race counts against perfkmod when one of its modules
+            # is in the report; others are the kernel's, and only listed
+            block = []
+            for raw_next in lines[i:i + 60]:
+                block.append(TIMESTAMP.sub("", raw_next.rstrip()))
+                if len(block) > 1 and block[-1].startswith("====="):
+                    break
+            if any("[perfkmod" in b for b in block):
+                failed += 1
+                problems.append("KCSAN report in perfkmod:\n    " +
+                                "\n    ".join(block))
+            else:
+                races.append(line.strip())
+            continue
         if REPORTS.search(line):
             failed += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
@@ -119,16 +136,18 @@ def judge(lane, lines):
         problems.append("the guest did not finish its tests (crash or timeout);"
                         " the log ends with:\n    " +
                         "\n    ".join(l.rstrip() for l in lines[-15:]))
-    return passed, failed, skipped, problems, skips
+    return passed, failed, skipped, problems, skips, races
 
 
 def main():
     lane, path = sys.argv[1], sys.argv[2]
     with open(path, errors="replace") as f:
         lines = f.readlines()
-    passed, failed, skipped, problems, skips = judge(lane, lines)
+    passed, failed, skipped, problems, skips, races = judge(lane, lines)
     for s in skips:
         print(f"{lane}: SKIP {s}")
+    for r in races:
+        print(f"{lane}: NOTE a data race outside perfkmod: {r}")
     for p in problems:
         print(f"{lane}: FAIL {p}")
     print(f"{lane}: {passed} passed, {failed} failed, {skipped} skipped")
