@@ -122,7 +122,7 @@ static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
 	cfg.cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
 	c = perfkmod_counter_create(&cfg);
-	if (PTR_ERR_OR_ZERO(c) == -EOPNOTSUPP && IS_ENABLED(CONFIG_ARM64))
+	if (IS_ENABLED(CONFIG_ARM64) && PTR_ERR_OR_ZERO(c) == -EOPNOTSUPP)
 		kunit_skip(test, "arm64 cannot sample breakpoints (-EOPNOTSUPP); the x86 lanes run this case");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
