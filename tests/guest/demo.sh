@@ -13,8 +13,30 @@ show() {
 	done
 }
 
+workload() {
+	i=0
+	while [ $i -lt 50 ]; do
+		ls / >/dev/null
+		i=$((i + 1))
+	done
+}
+
 show uname -r
-show insmod $MODDIR/perfkmod.ko max_counters=16
-show ls -l $DBG
-show cat /sys/module/perfkmod/parameters/max_counters
+show insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs0=context-switches,cpu=0"
+show ls $DBG $DBG/counters/pf
+show perfkstat add clk cpu-clock,period=1000000
+show perfkstat list
+show workload
+show perfkstat stat
+show perfkstat stat -x,
+show perfkstat stat -j pf
+show perfkstat stat -I 500 -n 2 pf cs0
+show perfkstat stat -e page-faults -e cycles -- ls /
+show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
+show cat $DBG/summary
+show perfkstat add pf dummy
+show cat $DBG/last_error
+show perfkstat prom /tmp/perfkmod.prom
+show cat /tmp/perfkmod.prom
+show head -4 $DBG/events
 show rmmod perfkmod
