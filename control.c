@@ -129,6 +129,8 @@ static int add_named(const char *name, const char *spec, const char **why)
 	if (err)
 		return err;
 	err = perfkmod_parse(spec, &cfg);
+	if (err == -EINVAL)
+		*why = "not in the event grammar: an unknown event or option, an option twice, or options that cannot go together";
 	if (err)
 		return err;
 	if (find_named(name))

@@ -31,7 +31,7 @@ check lockdown-raise sh -c "echo integrity >$L"
 check lockdown-is-integrity grep -q '\[integrity\]' $L
 check lockdown-control-open-EPERM sh -c "[ \"\$(kwrite $C 'add x dummy')\" = 'open EPERM' ]"
 check lockdown-echo-Operation-not-permitted \
-	sh -c "! echo 'del pf' >$C 2>/tmp/err && grep -q 'Operation not permitted' /tmp/err"
+	sh -c "! echo 'del pf' 2>/tmp/err >$C && grep -q 'Operation not permitted' /tmp/err"
 check_fails lockdown-nothing-added test -e $DBG/counters/x
 check lockdown-pf-still-there test -d $DBG/counters/pf
 v0=$(cat $DBG/counters/pf/value)
