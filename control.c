@@ -130,7 +130,7 @@ static int add_named(const char *name, const char *spec, const char **why)
 		return err;
 	err = perfkmod_parse(spec, &cfg);
 	if (err == -EINVAL)
-		*why = "not in the event grammar: an unknown event or option, an option twice, or options that cannot go together";
+		*why = "not in the event grammar (unknown name or option, repeat, conflict)";
 	if (err)
 		return err;
 	if (find_named(name))

@@ -59,7 +59,7 @@ bad() {
 		pass "$_name"
 	fi
 }
-bad bad-spec-refused '"b=bogus": -EINVAL: not in the event grammar' \
+bad bad-spec-refused '"b=bogus": -EINVAL: not in the event grammar (unknown name' \
 	"counters=a=page-faults;b=bogus"
 bad no-equals-refused '"a": -EINVAL: an entry is NAME=SPEC' "counters=a"
 bad duplicate-refused '"a=dummy": -EEXIST' "counters=a=page-faults;a=dummy"

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const struct {
 	int err;
 	const char *name;
@@ -28,7 +30,7 @@ static const char *errname(int err)
 	static char buf[32];
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].err == err)
 			return names[i].name;
 	snprintf(buf, sizeof(buf), "errno%d", err);

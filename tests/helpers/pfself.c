@@ -10,8 +10,8 @@
  * be killed, so that the perfkmod counter can still be read.
  */
 #include <linux/perf_event.h>
+#include <linux/types.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	long page = sysconf(_SC_PAGESIZE), n = 0, i;
 	struct perf_event_attr attr;
 	char text[32];
-	uint64_t count;
+	__u64 count;
 	sigset_t mask;
 	char *mem;
 	int fd, sig;
