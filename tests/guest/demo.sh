@@ -31,12 +31,12 @@ show perfkstat stat
 show perfkstat stat -x,
 show perfkstat stat -j pf
 show perfkstat stat -I 500 -n 2 pf cs0
-show perfkstat stat -e page-faults -e cycles -- ls /
+show perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'
 show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
 show cat $DBG/summary
 show perfkstat add pf dummy
 show cat $DBG/last_error
 show perfkstat prom /tmp/perfkmod.prom
 show cat /tmp/perfkmod.prom
-show head -4 $DBG/events
+show grep -E '^(cycles|page-faults|cpu-clock|L1-dcache-load-misses) ' $DBG/events
 show rmmod perfkmod

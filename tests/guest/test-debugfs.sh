@@ -90,6 +90,9 @@ check period-not-sampling-EINVAL kw EINVAL "period pf 1000"
 check period-zero-EINVAL kw EINVAL "period clk 0"
 check period-not-number-EINVAL kw EINVAL "period clk 12abc"
 check period-failed-keeps-spec grep -qx "cpu-clock,period=2000000" $DBG/counters/clk/spec
+check add-freq kw ok "add f page-faults,freq=100"
+check period-freq kw ok "period f 200"
+check period-freq-respec grep -qx "page-faults,freq=200" $DBG/counters/f/spec
 
 # errors: the errno, the reason in last_error, and nothing made
 before=$(state)
@@ -199,8 +202,17 @@ check add-del-race-100 race
 touch /tmp/race-stop
 wait
 
+cat $C >/tmp/saved
 check rmmod-with-live-counters rmmod perfkmod
 check rmmod-removed-tree test ! -e $DBG
+
+# the listing is a script of add commands: replay it, in writes cut short
+# at max_cmd_len (cat writes the rest again)
+insmod $MODDIR/perfkmod.ko max_cmd_len=64
+check control-listing-replays sh -c "cat /tmp/saved >$C &&
+	[ \"\$(cat $C)\" = \"\$(cat /tmp/saved)\" ] && [ \$(wc -l </tmp/saved) -ge 8 ]"
+check replayed-counters-count sh -c "sleep 0.2; [ \$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow) -gt 0 ]"
+rmmod perfkmod
 
 # max_counters bounds the named counters
 insmod $MODDIR/perfkmod.ko max_counters=2
