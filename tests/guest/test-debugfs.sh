@@ -203,6 +203,9 @@ touch /tmp/race-stop
 wait
 
 cat $C >/tmp/saved
+exec 3<$DBG/summary
+check_fails rmmod-refused-while-a-file-is-open rmmod perfkmod
+exec 3<&-
 check rmmod-with-live-counters rmmod perfkmod
 check rmmod-removed-tree test ! -e $DBG
 
