@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kwrite FILE TEXT: write TEXT to FILE in one write(2) and say what came
- * back: "ok N" (bytes written) or the errno's name (EINVAL, EPERM...),
- * with "open " before it when open(2) failed. Exits 0 on a full write.
- * The guest tests use it to check the exact errno of a debugfs write.
+ * kwrite [-f NTH] FILE TEXT: write TEXT to FILE in one write(2) and say
+ * what came back: "ok N" (bytes written) or the errno's name (EINVAL,
+ * EPERM...), with "open " before it when open(2) failed. Exits 0 on a
+ * full write. The guest tests use it to check the exact errno of a
+ * debugfs write.
+ *
+ * With -f, the NTH fault-injectable call (a slab allocation, with
+ * failslab set up) of the write(2) fails, through
+ * /proc/thread-self/fail-nth; a second line says "injected" or, when the
+ * write made fewer calls than NTH, "not-injected".
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,14 +44,48 @@ static const char *errname(int err)
 	return buf;
 }
 
+/* Arm (nth > 0) or read and disarm (nth == 0) fail-nth; -1 on error. */
+static int fail_nth(int nth)
+{
+	const char *path = "/proc/thread-self/fail-nth";
+	char buf[32];
+	ssize_t len;
+	int fd = open(path, O_RDWR), left = -1;
+
+	if (fd < 0) {
+		perror(path);
+		return -1;
+	}
+	if (nth) {
+		len = snprintf(buf, sizeof(buf), "%d", nth);
+		if (write(fd, buf, len) == len)
+			left = 0;
+	} else {
+		len = read(fd, buf, sizeof(buf) - 1);
+		if (len > 0) {
+			buf[len] = '\0';
+			left = atoi(buf);
+		}
+		if (write(fd, "0", 1) != 1)
+			left = -1;
+	}
+	close(fd);
+	return left;
+}
+
 int main(int argc, char **argv)
 {
+	int fd, nth = 0, err = 0, left = 0;
 	size_t len;
 	ssize_t n;
-	int fd;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: kwrite FILE TEXT\n");
+	if (argc == 5 && !strcmp(argv[1], "-f")) {
+		nth = atoi(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc != 3 || nth < 0) {
+		fprintf(stderr, "usage: kwrite [-f NTH] FILE TEXT\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY);
@@ -53,12 +94,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	len = strlen(argv[2]);
+	if (nth && fail_nth(nth))
+		return 2;
 	n = write(fd, argv[2], len);
-	if (n < 0) {
-		printf("%s\n", errname(errno));
-		return 1;
+	if (n < 0)
+		err = errno;
+	if (nth) {
+		left = fail_nth(0);
+		if (left < 0)
+			return 2;
 	}
-	printf("ok %zd\n", n);
+	if (n < 0)
+		printf("%s\n", errname(err));
+	else
+		printf("ok %zd\n", n);
+	if (nth)
+		printf("%s\n", left ? "not-injected" : "injected");
 	close(fd);
-	return (size_t)n == len ? 0 : 1;
+	return n >= 0 && (size_t)n == len ? 0 : 1;
 }
