@@ -20,7 +20,7 @@
 #include "internal.h"
 
 /* The most counters that may exist at once, set at load time only. */
-static unsigned int max_counters = 256;
+unsigned int perfkmod_max_counters = 256;
 
 static int max_counters_set(const char *val, const struct kernel_param *kp)
 {
@@ -32,7 +32,7 @@ static const struct kernel_param_ops max_counters_ops = {
 	.get = param_get_uint,
 };
 
-module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
+module_param_cb(max_counters, &max_counters_ops, &perfkmod_max_counters, 0400);
 MODULE_PARM_DESC(max_counters, "most counters at once (1-65536, default 256)");
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
@@ -732,9 +732,14 @@ static int __init perfkmod_init(void)
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_hotplug;
+	err = perfkmod_control_init();
+	if (err)
+		goto err_notifier;
 	perfkmod_debugfs_init();
 	return 0;
 
+err_notifier:
+	unregister_module_notifier(&perfkmod_module_nb);
 err_hotplug:
 	perfkmod_hotplug_exit();
 	return err;
@@ -743,6 +748,7 @@ err_hotplug:
 static void __exit perfkmod_exit(void)
 {
 	perfkmod_debugfs_exit();
+	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_hotplug_exit();
 }

@@ -15,6 +15,7 @@ N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
 when anything failed.
 """
 
+import json
 import re
 import sys
 
@@ -34,6 +35,36 @@ KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
 KUNIT_TOTALS = re.compile(
     r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
 GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
+# A JSON line a guest test wants parsed by a real parser (perfkstat -j):
+# one object with perf stat's keys.
+GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
+JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
+
+
+def check_json(text):
+    """Why a perfkstat -j line is not what it should be, or None."""
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        return f"not JSON: {e}"
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    missing = JSON_KEYS - obj.keys()
+    if missing:
+        return f"keys missing: {sorted(missing)}"
+    if not isinstance(obj["event-runtime"], int):
+        return "event-runtime is not an integer"
+    if not isinstance(obj["pcnt-running"], (int, float)):
+        return "pcnt-running is not a number"
+    if "interval" in obj and not isinstance(obj["interval"], (int, float)):
+        return "interval is not a number"
+    value = obj["counter-value"]
+    if value not in ("<not counted>", "<not supported>"):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return f"counter-value {value!r} is not a number"
+    return None
 
 
 def judge(lane, lines):
@@ -51,6 +82,16 @@ def judge(lane, lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
         if "PERFKMOD-DONE" in line:
             done = True
+        m = GUEST_JSON.search(line)
+        if m:
+            name, text = m.groups()
+            why = check_json(text)
+            if why:
+                failed += 1
+                problems.append(f"integration test {name}: {why}: {text}")
+            else:
+                passed += 1
+            continue
         m = GUEST.search(line)
         if m:
             verdict, name, why = m.groups()
