@@ -8,7 +8,7 @@
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
 # modules of tests/ go to /modules/kunit/), and the static helper programs
-# found in HELPER_DIR (to /bin/), and the perfkstat tool (/bin/perfkstat). It is made with the kernel's own
+# found in HELPER_DIR (to /bin/). It is made with the kernel's own
 # gen_init_cpio, so that /dev/console exists without root privileges.
 
 set -euo pipefail
@@ -35,6 +35,7 @@ spec=$out.spec
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $top/tests/guest/init 0755 0 0"
+	# the userspace tool, as a user would install it
 	echo "file /bin/perfkstat $top/scripts/perfkstat 0755 0 0"
 	for f in "$top"/tests/guest/*; do
 		echo "file /tests/${f##*/} $f 0755 0 0"

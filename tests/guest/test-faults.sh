@@ -43,7 +43,8 @@ inject() {
 			"$_want" | "$_want "*)
 				[ "$_want" != ok ] || [ -z "$_undo" ] ||
 					kwrite $C "$_undo" >/dev/null
-				log "faults: $_cmd: $((_n - 1)) allocations failed in turn, $_failed runs failed and left nothing"
+				log "faults: $_cmd: $((_n - 1)) allocations failed" \
+					"in turn, $_failed runs failed and left nothing"
 				pass "$_name"
 				;;
 			*) fail "$_name" "'$_cmd' answered $_res, not $_want" ;;
@@ -59,7 +60,8 @@ inject() {
 			;;
 		*)
 			if [ "$(state)" != "$_before" ]; then
-				fail "$_name" "allocation $_n failed ($_res) and '$_cmd' left a change"
+				fail "$_name" \
+					"allocation $_n failed ($_res); '$_cmd' left a change"
 				return
 			fi
 			_failed=$((_failed + 1))

@@ -20,7 +20,7 @@ if [ ! -e $L ]; then
 	exit 0
 fi
 if ls $MODDIR/kunit/*.ko >/dev/null 2>&1; then
-	skip lockdown "the KUnit modules of this lane load after the scripts, and lockdown is for the rest of the boot"
+	skip lockdown "KUnit modules load after the scripts here; lockdown would refuse them"
 	exit 0
 fi
 
@@ -46,5 +46,6 @@ check lockdown-events-reads grep -q '^page-faults  *ok$' $DBG/events
 check lockdown-tool-stat sh -c "perfkstat stat -x, pf | grep -q ',pf,'"
 check lockdown-tool-prom perfkstat prom /tmp/lockdown2.prom
 check_fails lockdown-tool-add-fails perfkstat add y dummy
-check lockdown-tool-add-says-why sh -c "perfkstat add y dummy 2>&1 | grep -q 'Operation not permitted'"
+check lockdown-tool-add-says-why \
+	sh -c "perfkstat add y dummy 2>&1 | grep -q 'Operation not permitted'"
 check lockdown-rmmod rmmod perfkmod
