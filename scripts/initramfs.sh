@@ -3,13 +3,15 @@
 #
 # Build the test VM's initramfs.
 #
-#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR]
+#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR [GUEST_DIR]]
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
 # modules of tests/ go to /modules/kunit/, the module DKMS installed, in
 # MODULE_DIR/dkms/, to /modules/dkms/), and the static helper programs
-# found in HELPER_DIR (to /bin/). It is made with the kernel's own
+# found in HELPER_DIR (to /bin/). The benchmark module, when MODULE_DIR/bench
+# has it, goes to /modules/ too, and the scripts of GUEST_DIR to /tests/
+# beside those of tests/guest/. It is made with the kernel's own
 # gen_init_cpio, so that /dev/console exists without root privileges.
 
 set -euo pipefail
@@ -20,6 +22,7 @@ out=${1:?usage: initramfs.sh OUT BUSYBOX MODULE_DIR [HELPER_DIR]}
 busybox=${2:?busybox}
 moddir=${3:?module dir}
 helpers=${4:-}
+guest=${5:-}
 
 gen=$cache/bin/gen_init_cpio
 if [ ! -x "$gen" ]; then
@@ -36,11 +39,11 @@ spec=$out.spec
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $top/tests/guest/init 0755 0 0"
-	for f in "$top"/tests/guest/*; do
+	for f in "$top"/tests/guest/* ${guest:+"$guest"/*}; do
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done
 	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
-	for f in "$moddir"/samples/*.ko; do
+	for f in "$moddir"/samples/*.ko "$moddir"/bench/*.ko; do
 		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
 	done
 	if [ -e "$moddir/dkms/perfkmod.ko" ]; then
