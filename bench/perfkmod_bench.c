@@ -628,14 +628,13 @@ static int bench_workload(void)
 	int err;
 
 	run_source(false, work);	/* warm-up */
-	for (i = 0; i < reps; i++)
-		none[i] = run_source(false, work);
-	report_median("work.none.run", none, reps);
 	report("work.iterations", work);
 	for (f = 0; f < ARRAY_SIZE(freqs); f++) {
 		memset(overflows, 0, sizeof(overflows));
 		memset(throttled, 0, sizeof(throttled));
+		/* no counter, raw, perfkmod, in turn: the same noise for all */
 		for (i = 0; i < reps; i++) {
+			none[i] = run_source(false, work);
 			for (k = 0; k < W_CASES; k++) {
 				err = work_run(k, freqs[f], &ns[k][i],
 					       &overflows[k], &throttled[k]);
@@ -643,6 +642,8 @@ static int bench_workload(void)
 					return err;
 			}
 		}
+		snprintf(key, sizeof(key), "work.%llu.none.run", freqs[f]);
+		report_median(key, none, reps);
 		for (k = 0; k < W_CASES; k++) {
 			snprintf(key, sizeof(key), "work.%llu.%s.run", freqs[f],
 				 work_names[k]);

@@ -17,8 +17,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <linux/types.h>
 #include <sched.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,21 +31,21 @@
 
 static char buf[1 << 20];
 
-static uint64_t now(void)
+static __u64 now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+	return (__u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-static void report(const char *key, uint64_t ns, uint64_t ops)
+static void report(const char *key, __u64 ns, __u64 ops)
 {
 	printf("PERFKMOD-BENCH %s %llu\n", key,
 	       (unsigned long long)(ops ? ns * 1000 / ops : 0));
 }
 
-static int control(const char *cmd)
+static int ctl(const char *cmd)
 {
 	int fd = open(DBG "/control", O_WRONLY);
 	ssize_t n = -1;
@@ -55,7 +55,7 @@ static int control(const char *cmd)
 		close(fd);
 	}
 	if (n < 0)
-		fprintf(stderr, "ureadbench: control \"%s\": %s\n", cmd,
+		fprintf(stderr, "ureadbench: \"%s\" to control: %s\n", cmd,
 			strerror(errno));
 	return n < 0 ? -1 : 0;
 }
@@ -77,7 +77,7 @@ static int bench_perf_fd(long n)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 	};
-	uint64_t v, t0;
+	__u64 v, t0;
 	long i;
 	int fd;
 
@@ -101,7 +101,7 @@ static int bench_debugfs(long n)
 {
 	int fds[NCOUNTERS], sum, met, i, added = 0, err = 1;
 	char cmd[128], path[128];
-	uint64_t t0, t1;
+	__u64 t0, t1;
 	long k;
 
 	for (i = 0; i < NCOUNTERS; i++)
@@ -109,7 +109,7 @@ static int bench_debugfs(long n)
 	for (i = 0; i < NCOUNTERS; i++) {
 		snprintf(cmd, sizeof(cmd), "add ureadbench%d cpu-clock,cpu=0", i);
 		snprintf(path, sizeof(path), DBG "/counters/ureadbench%d/value", i);
-		if (control(cmd))
+		if (ctl(cmd))
 			goto out;
 		added++;
 		fds[i] = open(path, O_RDONLY);
@@ -157,7 +157,7 @@ out:
 			close(fds[i]);
 	for (i = 0; i < added; i++) {
 		snprintf(cmd, sizeof(cmd), "del ureadbench%d", i);
-		control(cmd);
+		ctl(cmd);
 	}
 	return err;
 }
