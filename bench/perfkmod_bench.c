@@ -38,6 +38,7 @@
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -368,11 +369,40 @@ out:
 	return err;
 }
 
+/*
+ * What the trampoline spends on the sample's timestamp: local_clock(), in a
+ * loop (the loop without it subtracted).
+ */
+static void bench_local_clock(void)
+{
+	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
+	unsigned int i, r;
+
+	for (r = 0; r < reps; r++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += i;
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t1 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += local_clock();
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t2 = ktime_get_ns();
+		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
+			      iters);
+	}
+	WRITE_ONCE(bench_sink, sum);
+	report_median("dispatch.local_clock.ns", v, reps);
+}
+
 static int bench_dispatch(void)
 {
 	/* perfkmod refuses sampling breakpoints on arm64 */
 	int err = IS_ENABLED(CONFIG_X86) ? bench_dispatch_source(true) : 0;
 
+	bench_local_clock();
 	return err ?: bench_dispatch_source(false);
 }
 

@@ -98,6 +98,10 @@ def disp(src):
             derive=lambda v: None if get(v, k + "pk64.ns") is None else
             (get(v, k + "pk64.ns") - get(v, k + "pk1.ns")) / 63,
             target="small constant", needs=[k + "pk64.ns", k + "pk1.ns"]),
+    ] + ([
+        Row("of which local_clock(), timed alone in a loop",
+            "dispatch.local_clock.ns"),
+    ] if src == "bp" else []) + [
         Row("trampoline alone, derived: 0 callbacks - raw", None,
             derive=lambda v: None if get(v, k + "pk0.ns") is None else
             get(v, k + "pk0.ns") - get(v, k + "raw.ns"),
