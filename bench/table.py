@@ -119,6 +119,17 @@ def dispatch_note(v, src):
             f"{int(v.get(k + 'pkdefer.dropped', -1))}")
 
 
+def mem_note(v):
+    out = []
+    for kind in ("raw", "perfkmod"):
+        pre = f"mem.{kind}.cache."
+        caches = sorted(((k[len(pre):], int(x)) for k, x in v.items()
+                         if k.startswith(pre)), key=lambda c: -c[1])
+        out.append(f"slab caches that grew, bytes per counter, {kind}: " +
+                   (", ".join(f"{n} {b}" for n, b in caches) or "-"))
+    return out
+
+
 def work_rows():
     rows = []
     for f in (100, 1000, 10000):
@@ -181,11 +192,13 @@ SECTIONS = [
       for n in (1, 64, 1024, 4096) for what in ("create", "release")] + [
         Row("kernel memory per counter, bytes (slab + percpu)",
             "mem.perfkmod.bytes", "mem.raw.bytes"),
+        Row("of which slab objects (slabinfo: objects in use x size)",
+            "mem.perfkmod.slabobj.bytes", "mem.raw.slabobj.bytes"),
         Row("memory beyond perf's own event, bytes", None,
             derive=lambda v: None if "mem.perfkmod.bytes" not in v else
             v["mem.perfkmod.bytes"] - v.get("mem.raw.bytes", 0),
             target="<= 512", needs=["mem.perfkmod.bytes", "mem.raw.bytes"]),
-    ], None),
+    ], mem_note),
     ("5. Workload overhead: whole run of a fixed loop on CPU 0, cpu-clock on CPU 0",
      work_rows(),
      lambda v: [work_note(v, f) for f in (100, 1000, 10000)]),

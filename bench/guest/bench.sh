@@ -35,16 +35,39 @@ kmem() {
 		/proc/meminfo
 }
 
+# Objects in use per slab cache: "NAME ACTIVE_OBJS OBJSIZE" lines.
+slabs() {
+	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo
+}
+
+# What each cache holds more in $2 than in $1, in bytes per counter, for
+# caches that grew by at least one object per 8 counters.
+slab_delta() {
+	awk -v n=$hold -v kind="$3" 'FNR == NR { a[$1] = $2; next }
+		{ d = ($2 - a[$1]) * $3
+		  if ($2 - a[$1] >= n / 8)
+			printf "PERFKMOD-BENCH mem.%s.cache.%s %d\n", kind, $1, d / n
+		  t += d }
+		END { printf "PERFKMOD-BENCH mem.%s.slabobj.bytes %d\n", kind, t / n }' \
+		"$1" "$2"
+}
+
 # Kernel memory per counter of KIND, in bytes: N counters held against 0.
 memory() {
 	insmod $MODDIR/perfkmod_bench.ko hold=0 kind="$1"
 	m0=$(kmem)
+	slabs >/tmp/slabs0
 	rmmod perfkmod_bench
 	insmod $MODDIR/perfkmod_bench.ko hold=$hold kind="$1" ||
 		{ log "PERFKMOD-BENCH-ERROR hold=$hold kind=$1"; return; }
 	m1=$(kmem)
+	slabs >/tmp/slabs1
 	rmmod perfkmod_bench
 	log "PERFKMOD-BENCH mem.$1.bytes $(((m1 - m0) * 1024 / hold))"
+	[ -s /tmp/slabs0 ] && slab_delta /tmp/slabs0 /tmp/slabs1 "$1" |
+		while IFS= read -r line; do
+			log "$line"
+		done
 }
 
 insmod $MODDIR/perfkmod.ko max_counters=65536 ||
