@@ -1,32 +1,481 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The debugfs interface under /sys/kernel/debug/perfkmod/.
+ * The debugfs interface under /sys/kernel/debug/perfkmod/:
+ *
+ *	control			0600 commands (control.c); lists the counters
+ *	last_error		0400 why the last command failed
+ *	summary			0400 every counter, a table for people
+ *	metrics			0400 every counter, Prometheus text format
+ *	events			0400 which named events this machine can create
+ *	counters/NAME/value	0400 the count
+ *	counters/NAME/stat	0400 value, enabled ns, running ns, scaled, state
+ *	counters/NAME/spec	0400 the spec it was made from
+ *	counters/NAME/percpu	0400 all-CPUs counters: one stat line per CPU
+ *	counters/NAME/overflow	0400 sampling counters: overflow statistics
+ *
+ * Read-only files have no write bit, so they still open under kernel
+ * lockdown, which refuses every debugfs file that has one. Everything goes
+ * through the exported API, as a client module would.
  */
 #include <linux/debugfs.h>
+#include <linux/math64.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 
 #include "internal.h"
 
 static struct dentry *perfkmod_dir;
+static struct dentry *counters_dir;
+
+static const char * const state_names[] = {
+	[PERFKMOD_STATE_ACTIVE] = "active",
+	[PERFKMOD_STATE_OFF] = "off",
+	[PERFKMOD_STATE_ERROR] = "error",
+	[PERFKMOD_STATE_EXIT] = "exit",
+};
+
+static const char *state_name(enum perfkmod_state state)
+{
+	return state < ARRAY_SIZE(state_names) ? state_names[state] : "?";
+}
+
+static bool is_sampling(const struct perfkmod_counter *c)
+{
+	const struct perfkmod_config *cfg = perfkmod_counter_config(c);
+
+	return cfg->sample_period || cfg->sample_freq;
+}
+
+static bool is_all_cpus(const struct perfkmod_counter *c)
+{
+	return perfkmod_counter_config(c)->target == PERFKMOD_TARGET_ALL_CPUS;
+}
+
+/*
+ * The files of counters/NAME/. Their private data is the struct
+ * perfkmod_named, valid while they run: del removes the directory, which
+ * waits for running readers, before it releases the counter.
+ */
+static int value_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n = m->private;
+	struct perfkmod_value val;
+
+	perfkmod_counter_read(n->counter, &val);
+	seq_printf(m, "%llu\n", val.value);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(value);
+
+static int stat_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n = m->private;
+	struct perfkmod_value val;
+
+	perfkmod_counter_read(n->counter, &val);
+	seq_printf(m, "%llu %llu %llu %llu %s\n", val.value, val.enabled,
+		   val.running, val.scaled,
+		   state_name(perfkmod_counter_state(n->counter)));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stat);
+
+static int spec_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n = m->private;
+
+	mutex_lock(&n->lock);
+	seq_printf(m, "%s\n", n->spec);
+	mutex_unlock(&n->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(spec);
+
+static int percpu_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n = m->private;
+	struct perfkmod_value val;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (perfkmod_counter_read_cpu(n->counter, cpu, &val))
+			continue;
+		seq_printf(m, "%d %llu %llu %llu %llu\n", cpu, val.value,
+			   val.enabled, val.running, val.scaled);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(percpu);
+
+static int overflow_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n = m->private;
+	struct perfkmod_stats st;
+
+	perfkmod_counter_stats(n->counter, &st);
+	seq_printf(m, "overflows %llu\nthrottled %llu\nruns %llu\ndeferred %llu\ndropped %llu\n",
+		   st.overflows, st.throttled, st.runs, st.deferred, st.dropped);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(overflow);
+
+/**
+ * perfkmod_debugfs_counter_add() - create counters/NAME/ for a new counter
+ * @n: the named counter, in perfkmod_named_list.
+ *
+ * Does nothing before perfkmod_debugfs_init(), which creates the
+ * directories of the counters that exist then.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ */
+void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
+{
+	lockdep_assert_held(&perfkmod_named_mutex);
+	if (!counters_dir)
+		return;
+	n->dir = debugfs_create_dir(n->name, counters_dir);
+	debugfs_create_file("value", 0400, n->dir, n, &value_fops);
+	debugfs_create_file("stat", 0400, n->dir, n, &stat_fops);
+	debugfs_create_file("spec", 0400, n->dir, n, &spec_fops);
+	if (is_all_cpus(n->counter))
+		debugfs_create_file("percpu", 0400, n->dir, n, &percpu_fops);
+	if (is_sampling(n->counter))
+		debugfs_create_file("overflow", 0400, n->dir, n,
+				    &overflow_fops);
+}
+
+/**
+ * perfkmod_debugfs_counter_remove() - remove counters/NAME/
+ * @n: the named counter, unlinked from perfkmod_named_list.
+ *
+ * Waits for readers of its files that are running; later reads of files
+ * still open fail with -EIO and never reach @n.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ */
+void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
+{
+	lockdep_assert_held(&perfkmod_named_mutex);
+	debugfs_remove(n->dir);
+	n->dir = NULL;
+}
+
+static int control_show(struct seq_file *m, void *v)
+{
+	perfkmod_control_show(m);
+	return 0;
+}
+
+static int control_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, control_show, NULL);
+}
+
+static ssize_t control_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	return perfkmod_control_write(buf, count);
+}
+
+static const struct file_operations control_fops = {
+	.owner = THIS_MODULE,
+	.open = control_open,
+	.read = seq_read,
+	.write = control_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int last_error_show(struct seq_file *m, void *v)
+{
+	perfkmod_control_last_error(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(last_error);
+
+/* Running time as a percentage of enabled time, in hundredths. */
+static u64 running_pct100(const struct perfkmod_value *val)
+{
+	if (!val->enabled)
+		return 0;
+	if (val->running >= val->enabled)
+		return 10000;
+	return mul_u64_u64_div_u64(val->running, 10000, val->enabled);
+}
+
+static int summary_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n;
+	struct perfkmod_value val;
+	u64 pct;
+
+	seq_printf(m, "%-16s %20s %20s %14s %8s %-6s %s\n", "NAME", "VALUE",
+		   "SCALED", "ENABLED-MS", "RUNNING", "STATE", "SPEC");
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node) {
+		perfkmod_counter_read(n->counter, &val);
+		pct = running_pct100(&val);
+		mutex_lock(&n->lock);
+		seq_printf(m, "%-16s %20llu %20llu %14llu %4llu.%02llu%% %-6s %s\n",
+			   n->name, val.value, val.scaled,
+			   div_u64(val.enabled, NSEC_PER_MSEC),
+			   div_u64(pct, 100), pct % 100,
+			   state_name(perfkmod_counter_state(n->counter)),
+			   n->spec);
+		mutex_unlock(&n->lock);
+	}
+	mutex_unlock(&perfkmod_named_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(summary);
+
+/* A Prometheus label value: \, " and newline escaped. */
+static void prom_escape(struct seq_file *m, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			seq_puts(m, "\\\\");
+		else if (*s == '"')
+			seq_puts(m, "\\\"");
+		else if (*s == '\n')
+			seq_puts(m, "\\n");
+		else
+			seq_putc(m, *s);
+	}
+}
+
+/* What metrics reads of one counter, all at once. */
+struct snapshot {
+	struct perfkmod_named *n;
+	struct perfkmod_value val;
+	struct perfkmod_stats st;
+	enum perfkmod_state state;
+};
+
+enum family { FAM_EVENTS, FAM_ENABLED, FAM_RUNNING, FAM_ACTIVE,
+	FAM_OVERFLOWS, FAM_THROTTLED, FAM_DROPPED, FAM_COUNT };
+
+static const struct {
+	const char *name, *type, *help;
+	bool sampling;	/* sampling counters only */
+} families[] = {
+	[FAM_EVENTS] = { "perfkmod_events_total", "counter",
+		"Events counted, scaled to the enabled time as perf stat scales them." },
+	[FAM_ENABLED] = { "perfkmod_enabled_seconds_total", "counter",
+		"Time the counter was enabled." },
+	[FAM_RUNNING] = { "perfkmod_running_seconds_total", "counter",
+		"Time the counter was on a PMU (less than enabled when multiplexed)." },
+	[FAM_ACTIVE] = { "perfkmod_counter_active", "gauge",
+		"1 while the counter counts; 0 when off, in error or its task exited." },
+	[FAM_OVERFLOWS] = { "perfkmod_overflows_total", "counter",
+		"Overflows of a sampling counter.", true },
+	[FAM_THROTTLED] = { "perfkmod_throttled_total", "counter",
+		"Times perf throttled a sampling counter for overflowing too often.", true },
+	[FAM_DROPPED] = { "perfkmod_dropped_total", "counter",
+		"Deferred overflow samples dropped because a ring was full.", true },
+};
+
+static_assert(ARRAY_SIZE(families) == FAM_COUNT);
+
+static void prom_seconds(struct seq_file *m, u64 ns)
+{
+	u32 rem;
+	u64 s = div_u64_rem(ns, NSEC_PER_SEC, &rem);
+
+	seq_printf(m, "%llu.%09u\n", s, rem);
+}
+
+static void prom_sample(struct seq_file *m, enum family f,
+			const struct snapshot *snap)
+{
+	const struct perfkmod_config *cfg = perfkmod_counter_config(snap->n->counter);
+
+	seq_printf(m, "%s{name=\"", families[f].name);
+	prom_escape(m, snap->n->name);
+	seq_puts(m, "\",event=\"");
+	prom_escape(m, snap->n->spec);
+	if (cfg->target == PERFKMOD_TARGET_CPU)
+		seq_printf(m, "\",cpu=\"%d\"} ", cfg->cpu);
+	else
+		seq_puts(m, "\",cpu=\"all\"} ");
+
+	switch (f) {
+	case FAM_EVENTS:
+		seq_printf(m, "%llu\n", snap->val.scaled);
+		break;
+	case FAM_ENABLED:
+		prom_seconds(m, snap->val.enabled);
+		break;
+	case FAM_RUNNING:
+		prom_seconds(m, snap->val.running);
+		break;
+	case FAM_ACTIVE:
+		seq_printf(m, "%d\n", snap->state == PERFKMOD_STATE_ACTIVE);
+		break;
+	case FAM_OVERFLOWS:
+		seq_printf(m, "%llu\n", snap->st.overflows);
+		break;
+	case FAM_THROTTLED:
+		seq_printf(m, "%llu\n", snap->st.throttled);
+		break;
+	case FAM_DROPPED:
+		seq_printf(m, "%llu\n", snap->st.dropped);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One consistent snapshot per read: every counter is read once, with
+ * perfkmod_named_mutex held over the read and the output, so no counter
+ * comes or goes or changes its spec meanwhile. The samples of a family
+ * must be contiguous, so the values are kept in an array first.
+ */
+static int metrics_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n;
+	struct snapshot *snaps;
+	size_t count = 0, i;
+	enum family f;
+	int err = 0;
+
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		count++;
+	snaps = kvcalloc(max_t(size_t, count, 1), sizeof(*snaps), GFP_KERNEL);
+	if (!snaps) {
+		err = -ENOMEM;
+		goto out;
+	}
+	i = 0;
+	list_for_each_entry(n, &perfkmod_named_list, node) {
+		snaps[i].n = n;
+		perfkmod_counter_read(n->counter, &snaps[i].val);
+		snaps[i].state = perfkmod_counter_state(n->counter);
+		perfkmod_counter_stats(n->counter, &snaps[i].st);
+		i++;
+	}
+	/* the spec of a counter changes under both locks: the mutex is enough */
+	for (f = 0; f < FAM_COUNT; f++) {
+		seq_printf(m, "# HELP %s %s\n# TYPE %s %s\n", families[f].name,
+			   families[f].help, families[f].name, families[f].type);
+		for (i = 0; i < count; i++)
+			if (!families[f].sampling ||
+			    is_sampling(snaps[i].n->counter))
+				prom_sample(m, f, &snaps[i]);
+	}
+	kvfree(snaps);
+out:
+	mutex_unlock(&perfkmod_named_mutex);
+	return err;
+}
+DEFINE_SHOW_ATTRIBUTE(metrics);
+
+/* The named events of the grammar that events probes (perf's names). */
+static const char * const probe_events[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branch-instructions", "branch-misses", "bus-cycles",
+	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+static const char * const probe_caches[] = {
+	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
+};
+
+static const char * const probe_ops[] = { "load", "store", "prefetch" };
+static const char * const probe_results[] = { "misses", "accesses" };
+
+/* Create (disabled, on the reading task) and release one event. */
+static void probe(struct seq_file *m, const char *name)
+{
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	int err;
+
+	err = perfkmod_parse(name, &cfg);
+	if (!err) {
+		cfg.target = PERFKMOD_TARGET_TASK;
+		cfg.task = current;
+		cfg.disabled = true;
+		c = perfkmod_counter_create(&cfg);
+		err = PTR_ERR_OR_ZERO(c);
+		perfkmod_counter_release(c);
+	}
+	if (err)
+		seq_printf(m, "%-32s %pe %s\n", name, ERR_PTR(err),
+			   perfkmod_strerror(err));
+	else
+		seq_printf(m, "%-32s ok\n", name);
+}
+
+static int events_show(struct seq_file *m, void *v)
+{
+	char name[64];
+	size_t i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(probe_events); i++)
+		probe(m, probe_events[i]);
+	for (i = 0; i < ARRAY_SIZE(probe_caches); i++)
+		for (j = 0; j < ARRAY_SIZE(probe_ops); j++)
+			for (k = 0; k < ARRAY_SIZE(probe_results); k++) {
+				snprintf(name, sizeof(name), "%s-%s-%s",
+					 probe_caches[i], probe_ops[j],
+					 probe_results[k]);
+				probe(m, name);
+			}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(events);
 
 /**
  * perfkmod_debugfs_init() - create /sys/kernel/debug/perfkmod/
  *
- * Like every debugfs user, perfkmod does not check what debugfs returns:
- * the module works without its files.
+ * Also creates the directories of the counters made at load time. Like
+ * every debugfs user, perfkmod does not check what debugfs returns: the
+ * module works without its files.
  *
- * Context: process context, may sleep; called once from module init.
+ * Context: process context, may sleep; called once from module init,
+ * after perfkmod_control_init().
  */
 void perfkmod_debugfs_init(void)
 {
+	struct perfkmod_named *n;
+
 	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
+	debugfs_create_file("control", 0600, perfkmod_dir, NULL, &control_fops);
+	debugfs_create_file("last_error", 0400, perfkmod_dir, NULL,
+			    &last_error_fops);
+	debugfs_create_file("summary", 0400, perfkmod_dir, NULL, &summary_fops);
+	debugfs_create_file("metrics", 0400, perfkmod_dir, NULL, &metrics_fops);
+	debugfs_create_file("events", 0400, perfkmod_dir, NULL, &events_fops);
+	mutex_lock(&perfkmod_named_mutex);
+	counters_dir = debugfs_create_dir("counters", perfkmod_dir);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		perfkmod_debugfs_counter_add(n);
+	mutex_unlock(&perfkmod_named_mutex);
 }
 
 /**
  * perfkmod_debugfs_exit() - remove /sys/kernel/debug/perfkmod/ and its files
  *
- * Context: process context, may sleep; called once from module exit.
+ * Waits for running readers and writers; no command runs after it.
+ *
+ * Context: process context, may sleep; called once from module exit,
+ * before perfkmod_control_exit().
  */
 void perfkmod_debugfs_exit(void)
 {
+	struct perfkmod_named *n;
+
 	debugfs_remove(perfkmod_dir);
+	mutex_lock(&perfkmod_named_mutex);
+	counters_dir = NULL;
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		n->dir = NULL;
+	mutex_unlock(&perfkmod_named_mutex);
 }

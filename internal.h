@@ -21,6 +21,13 @@
 /* Samples each deferred callback can hold per CPU (module parameter). */
 extern unsigned int perfkmod_ring_size;
 
+/* The most counters at once (module parameter, set at load time). */
+extern unsigned int perfkmod_max_counters;
+
+/* Hard ceilings of the max_name_len and max_cmd_len module parameters. */
+#define PERFKMOD_NAME_LIMIT	255
+#define PERFKMOD_CMD_LIMIT	4096
+
 /*
  * Per-CPU overflow statistics. Incremented with this_cpu_inc(), which is
  * NMI-safe on x86 (one instruction) and arm64 (an atomic), as perf's own
@@ -34,7 +41,7 @@ struct perfkmod_pcpu_stats {
 	u64 dropped;
 };
 
-/* One CPU's share of an all-CPUs counter. */
+/* One CPU's share of an all-CPUs or one-CPU counter. */
 struct perfkmod_cpu {
 	/* NULL while the CPU is offline, or when creating its event failed */
 	struct perf_event *event;
@@ -55,14 +62,15 @@ struct perfkmod_cpu {
  *	Lock order: cpu_hotplug_lock, then @lock, then perf's own mutexes.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state.
- * @event: the perf event of a one-CPU or task counter; NULL otherwise.
+ * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
- * @cpus: the per-CPU events of an all-CPUs counter; NULL otherwise.
+ * @cpus: the per-CPU events of an all-CPUs or one-CPU counter (a one-CPU
+ *	counter has an event on its CPU only); NULL for a task counter.
  * @releasing: perfkmod_counter_release() has begun; set under @lock.
  * @owner: the module that created the counter.
  * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
- * @node: an all-CPUs counter's entry in perfkmod's CPU hotplug state.
+ * @node: a per-CPU counter's entry in perfkmod's CPU hotplug state.
  * @callbacks: the registered callbacks, an RCU list the trampoline walks;
  *	changed under perfkmod_callback_mutex.
  * @stats: overflow statistics.
@@ -100,7 +108,43 @@ void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 void perfkmod_counter_stop(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 
+/**
+ * struct perfkmod_named - a counter root made through debugfs or counters=
+ * @node: entry in perfkmod_named_list, under perfkmod_named_mutex.
+ * @counter: the counter.
+ * @dir: its debugfs directory counters/@name; under perfkmod_named_mutex.
+ * @lock: protects @spec, which the period command rewrites. Taken after
+ *	perfkmod_named_mutex, before the counter's own locks.
+ * @spec: the spec it was made from, as an add command takes it.
+ * @name: its name.
+ *
+ * The files of counters/@name/ reach it through their inode's private
+ * pointer without perfkmod_named_mutex: debugfs_remove() of @dir waits
+ * for their readers before the counter is released.
+ */
+struct perfkmod_named {
+	struct list_head node;
+	struct perfkmod_counter *counter;
+	struct dentry *dir;
+	struct mutex lock;	/* protects spec; see above for the order */
+	char spec[PERFKMOD_SPEC_MAX + 1];
+	char name[];
+};
+
+struct seq_file;
+
+extern struct mutex perfkmod_named_mutex;
+extern struct list_head perfkmod_named_list;
+
+int perfkmod_control_init(void);
+void perfkmod_control_exit(void);
+ssize_t perfkmod_control_write(const char __user *ubuf, size_t count);
+void perfkmod_control_show(struct seq_file *m);
+void perfkmod_control_last_error(struct seq_file *m);
+
 void perfkmod_debugfs_init(void);
 void perfkmod_debugfs_exit(void);
+void perfkmod_debugfs_counter_add(struct perfkmod_named *n);
+void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
 
 #endif /* _PERFKMOD_INTERNAL_H */

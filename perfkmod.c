@@ -3,8 +3,9 @@
  * perfkmod: in-kernel performance counters for kernel code and root users.
  *
  * Counter lifecycle (create, enable, disable, reset, read, release), the
- * per-CPU events of all-CPUs counters and their CPU hotplug, module init,
- * exit and parameters. The exported functions are documented in perfkmod.h.
+ * per-CPU events of all-CPUs and one-CPU counters and their CPU hotplug,
+ * module init, exit and parameters. The exported functions are documented
+ * in perfkmod.h.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/log2.h>
@@ -19,7 +20,7 @@
 #include "internal.h"
 
 /* The most counters that may exist at once, set at load time only. */
-static unsigned int max_counters = 256;
+unsigned int perfkmod_max_counters = 256;
 
 static int max_counters_set(const char *val, const struct kernel_param *kp)
 {
@@ -31,7 +32,7 @@ static const struct kernel_param_ops max_counters_ops = {
 	.get = param_get_uint,
 };
 
-module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
+module_param_cb(max_counters, &max_counters_ops, &perfkmod_max_counters, 0400);
 MODULE_PARM_DESC(max_counters, "most counters at once (1-65536, default 256)");
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
@@ -59,7 +60,7 @@ static const struct kernel_param_ops ring_size_ops = {
 module_param_cb(ring_size, &ring_size_ops, &perfkmod_ring_size, 0600);
 MODULE_PARM_DESC(ring_size, "samples per CPU a deferred callback can hold (power of two, 2-65536, default 64); applies to callbacks registered later");
 
-/* The dynamic CPU hotplug state all-CPUs counters are instances of. */
+/* The dynamic CPU hotplug state per-CPU counters are instances of. */
 static enum cpuhp_state perfkmod_hp_state;
 
 /*
@@ -147,7 +148,7 @@ static void add_event_value(struct perf_event *event, struct perfkmod_value *val
 	val->running += running;
 }
 
-/* One CPU's share of an all-CPUs counter; called with @c->lock held. */
+/* One CPU's share of a per-CPU counter; called with @c->lock held. */
 static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
 			    struct perfkmod_value *val)
 {
@@ -160,11 +161,19 @@ static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
 	val->value -= min(val->value, pc->base);
 }
 
+/* Whether a per-CPU counter (all CPUs, or one) counts on @cpu. */
+static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
+{
+	return c->config.target == PERFKMOD_TARGET_ALL_CPUS ||
+	       cpu == c->config.cpu;
+}
+
 /*
- * CPU hotplug callbacks of all-CPUs counters, also run on every online CPU
- * by cpuhp_state_add_instance() and cpuhp_state_remove_instance(). They run
- * with cpu_hotplug_lock held and never fail: a CPU must come online even
- * when its event cannot be created; the CPU then reads as in error.
+ * CPU hotplug callbacks of per-CPU counters (all CPUs, or one CPU), also
+ * run on every online CPU by cpuhp_state_add_instance() and
+ * cpuhp_state_remove_instance(). They run with cpu_hotplug_lock held and
+ * never fail: a CPU must come online even when its event cannot be
+ * created; the CPU then reads as in error.
  */
 static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -173,6 +182,8 @@ static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
 	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 	struct perf_event *event;
 
+	if (!counts_on(c, cpu))
+		return 0;
 	mutex_lock(&c->lock);
 	event = create_event(c, cpu, NULL, !c->enabled);
 	if (IS_ERR(event)) {
@@ -204,10 +215,19 @@ static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-static int create_all_cpus(struct perfkmod_counter *c)
+/*
+ * The events of an all-CPUs or one-CPU counter, made by the hotplug
+ * callbacks: perf detaches a CPU's events for good when the CPU goes
+ * offline, so perfkmod makes them anew when it comes back.
+ */
+static int create_cpus(struct perfkmod_counter *c)
 {
+	bool one = c->config.target == PERFKMOD_TARGET_CPU;
 	int cpu, err;
 
+	/* what perf says of a CPU number it has no CPU for */
+	if (one && c->config.cpu >= nr_cpu_ids)
+		return -EINVAL;
 	c->cpus = alloc_percpu(struct perfkmod_cpu);
 	if (!c->cpus)
 		return -ENOMEM;
@@ -222,6 +242,9 @@ static int create_all_cpus(struct perfkmod_counter *c)
 		if (err)
 			break;
 	}
+	/* the one CPU was offline: perf's errno for that */
+	if (!err && one && !per_cpu_ptr(c->cpus, c->config.cpu)->event)
+		err = -ENODEV;
 	mutex_unlock(&c->lock);
 	if (err)
 		goto err_remove;
@@ -315,11 +338,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 
 	switch (config->target) {
 	case PERFKMOD_TARGET_ALL_CPUS:
-		err = create_all_cpus(c);
-		break;
 	case PERFKMOD_TARGET_CPU:
-		c->event = create_event(c, config->cpu, NULL, !c->enabled);
-		err = PTR_ERR_OR_ZERO(c->event);
+		err = create_cpus(c);
 		break;
 	case PERFKMOD_TARGET_TASK:
 		err = create_task(c);
@@ -513,7 +533,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_read);
 int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 			      struct perfkmod_value *val)
 {
-	if (!c->cpus || cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (c->config.target != PERFKMOD_TARGET_ALL_CPUS || cpu < 0 ||
+	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
 	mutex_lock(&c->lock);
 	read_cpu_locked(c, cpu, val);
@@ -631,7 +652,7 @@ const char *perfkmod_strerror(int err)
 EXPORT_SYMBOL_GPL(perfkmod_strerror);
 
 /**
- * perfkmod_hotplug_init() - set up the CPU hotplug state of all-CPUs counters
+ * perfkmod_hotplug_init() - set up the CPU hotplug state of per-CPU counters
  *
  * Context: process context, may sleep; called once from module init.
  * Return: 0 or a negative errno.
@@ -650,7 +671,7 @@ int perfkmod_hotplug_init(void)
 /**
  * perfkmod_hotplug_exit() - remove the CPU hotplug state
  *
- * Every all-CPUs counter must be released first.
+ * Every per-CPU counter must be released first.
  *
  * Context: process context, may sleep; called once from module exit.
  */
@@ -711,9 +732,14 @@ static int __init perfkmod_init(void)
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_hotplug;
+	err = perfkmod_control_init();
+	if (err)
+		goto err_notifier;
 	perfkmod_debugfs_init();
 	return 0;
 
+err_notifier:
+	unregister_module_notifier(&perfkmod_module_nb);
 err_hotplug:
 	perfkmod_hotplug_exit();
 	return err;
@@ -722,6 +748,7 @@ err_hotplug:
 static void __exit perfkmod_exit(void)
 {
 	perfkmod_debugfs_exit();
+	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_hotplug_exit();
 }

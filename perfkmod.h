@@ -37,7 +37,9 @@ struct perfkmod_counter;
  * @PERFKMOD_TARGET_ALL_CPUS: on every CPU, one perf event per online CPU
  *	summed on read. A CPU that comes online gets its event; one that goes
  *	offline keeps the count it had. This is the zero value.
- * @PERFKMOD_TARGET_CPU: on &perfkmod_config.cpu only.
+ * @PERFKMOD_TARGET_CPU: on &perfkmod_config.cpu only. When that CPU goes
+ *	offline the counter keeps its count, and counts again once the CPU
+ *	is back (perf alone would detach the event for good).
  * @PERFKMOD_TARGET_TASK: in one task (&perfkmod_config.task, or the task
  *	with pid &perfkmod_config.pid) on whichever CPU it runs.
  */

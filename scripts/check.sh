@@ -4,7 +4,7 @@
 # Run perfkmod's tests in QEMU: "make check" runs this.
 #
 #   scripts/check.sh [LANE...]    default: lint x86-debug distro arm64-pmu
-#                                 bench-smoke
+#                                 x86-kcsan bench-smoke
 #
 # The lint lane runs the kernel's style gates (scripts/lint.sh) against
 # the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
@@ -22,7 +22,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lanes=${*:-lint x86-debug distro arm64-pmu bench-smoke}
+lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan bench-smoke}
 passed=0 failed=0 skipped=0
 
 "$top/scripts/deps.sh" $lanes || exit 1
@@ -74,7 +74,7 @@ run_lane() {
 		return
 	fi
 	case $lane in
-	x86-debug) arch=x86_64 timeout=900 ;;
+	x86-debug | x86-kcsan) arch=x86_64 timeout=900 ;;
 	distro) arch=x86_64 timeout=300 target=module ;;
 	arm64-pmu)
 		arch=arm64 timeout=1200
@@ -139,9 +139,9 @@ run_bench_smoke() {
 for lane in $lanes; do
 	case $lane in
 	lint) run_lint ;;
-	x86-debug | distro | arm64-pmu) run_lane "$lane" ;;
+	x86-debug | x86-kcsan | distro | arm64-pmu) run_lane "$lane" ;;
 	bench-smoke) run_bench_smoke ;;
-	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, bench-smoke)" ;;
+	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, x86-kcsan, bench-smoke)" ;;
 	esac
 done
 

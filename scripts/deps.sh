@@ -20,7 +20,7 @@ arm64=0
 for lane in "$@"; do
 	case $lane in
 	lint) pkgs="$pkgs sparse linux-headers-amd64 python3-sphinx" ;;
-	x86-debug) pkgs="$pkgs qemu-system-x86" ;;
+	x86-debug | x86-kcsan) pkgs="$pkgs qemu-system-x86" ;;
 	distro | bench-smoke) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
 	arm64-pmu)
 		pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"

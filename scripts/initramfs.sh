@@ -8,11 +8,12 @@
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
 # modules of tests/ go to /modules/kunit/, the module DKMS installed, in
-# MODULE_DIR/dkms/, to /modules/dkms/), and the static helper programs
-# found in HELPER_DIR (to /bin/). The benchmark module, when MODULE_DIR/bench
-# has it, goes to /modules/ too, and the scripts of GUEST_DIR to /tests/
-# beside those of tests/guest/. It is made with the kernel's own
-# gen_init_cpio, so that /dev/console exists without root privileges.
+# MODULE_DIR/dkms/, to /modules/dkms/), the static helper programs found
+# in HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The
+# benchmark module, when MODULE_DIR/bench has it, goes to /modules/ too,
+# and the scripts of GUEST_DIR to /tests/ beside those of tests/guest/.
+# It is made with the kernel's own gen_init_cpio, so that /dev/console
+# exists without root privileges.
 
 set -euo pipefail
 
@@ -39,6 +40,7 @@ spec=$out.spec
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $top/tests/guest/init 0755 0 0"
+	echo "file /bin/perfkstat $top/scripts/perfkstat 0755 0 0"
 	for f in "$top"/tests/guest/* ${guest:+"$guest"/*}; do
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done

@@ -7,12 +7,15 @@
 Counts the KUnit results (the KTAP each suite prints, cross-checked against
 its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
 lines, see tests/guest/lib.sh) and every kernel report (BUG, WARNING, Oops,
-KASAN, lockdep, kmemleak, stalls), each report counting as one failure.
+KASAN, lockdep, kmemleak, stalls), each report counting as one failure. A
+KCSAN data race counts only when a perfkmod module is in its report; the
+kernel's own races are listed, not counted.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
 N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
 when anything failed.
 """
 
+import json
 import re
 import sys
 
@@ -32,6 +35,36 @@ KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
 KUNIT_TOTALS = re.compile(
     r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
 GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
+# A JSON line a guest test wants parsed by a real parser (perfkstat -j):
+# one object with perf stat's keys.
+GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
+JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
+
+
+def check_json(text):
+    """Why a perfkstat -j line is not what it should be, or None."""
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        return f"not JSON: {e}"
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    missing = JSON_KEYS - obj.keys()
+    if missing:
+        return f"keys missing: {sorted(missing)}"
+    if not isinstance(obj["event-runtime"], int):
+        return "event-runtime is not an integer"
+    if not isinstance(obj["pcnt-running"], (int, float)):
+        return "pcnt-running is not a number"
+    if "interval" in obj and not isinstance(obj["interval"], (int, float)):
+        return "interval is not a number"
+    value = obj["counter-value"]
+    if value not in ("<not counted>", "<not supported>"):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            return f"counter-value {value!r} is not a number"
+    return None
 
 
 def judge(lane, lines):
@@ -42,13 +75,23 @@ def judge(lane, lines):
     # of that result (a result after deeper ones is the parent of
     # parameterised cases, repeating its children's verdicts)
     diag, last_indent = [], 0
-    leaks = []
+    leaks, races = [], []
     done = False
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
         if "PERFKMOD-DONE" in line:
             done = True
+        m = GUEST_JSON.search(line)
+        if m:
+            name, text = m.groups()
+            why = check_json(text)
+            if why:
+                failed += 1
+                problems.append(f"integration test {name}: {why}: {text}")
+            else:
+                passed += 1
+            continue
         m = GUEST.search(line)
         if m:
             verdict, name, why = m.groups()
@@ -99,6 +142,21 @@ def judge(lane, lines):
             passed, failed, skipped = passed + p, failed + f, skipped + s
             totals += 1
             continue
+        if "BUG: KCSAN:" in line:
+            # a data race counts against perfkmod when one of its modules
+            # is in the report; others are the kernel's, and only listed
+            block = []
+            for raw_next in lines[i:i + 60]:
+                block.append(TIMESTAMP.sub("", raw_next.rstrip()))
+                if len(block) > 1 and block[-1].startswith("====="):
+                    break
+            if any("[perfkmod" in b for b in block):
+                failed += 1
+                problems.append("KCSAN report in perfkmod:\n    " +
+                                "\n    ".join(block))
+            else:
+                races.append(line.strip())
+            continue
         if REPORTS.search(line):
             failed += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
@@ -119,16 +177,18 @@ def judge(lane, lines):
         problems.append("the guest did not finish its tests (crash or timeout);"
                         " the log ends with:\n    " +
                         "\n    ".join(l.rstrip() for l in lines[-15:]))
-    return passed, failed, skipped, problems, skips
+    return passed, failed, skipped, problems, skips, races
 
 
 def main():
     lane, path = sys.argv[1], sys.argv[2]
     with open(path, errors="replace") as f:
         lines = f.readlines()
-    passed, failed, skipped, problems, skips = judge(lane, lines)
+    passed, failed, skipped, problems, skips, races = judge(lane, lines)
     for s in skips:
         print(f"{lane}: SKIP {s}")
+    for r in races:
+        print(f"{lane}: NOTE a data race outside perfkmod: {r}")
     for p in problems:
         print(f"{lane}: FAIL {p}")
     print(f"{lane}: {passed} passed, {failed} failed, {skipped} skipped")

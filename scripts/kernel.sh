@@ -3,7 +3,7 @@
 #
 # Find or build the kernel a test lane runs.
 #
-#   scripts/kernel.sh LANE      LANE: x86-debug | arm64-pmu | distro
+#   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
 #
 # Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
 # KVER) for the caller to eval; everything else goes to stderr.
@@ -19,16 +19,17 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lane=${1:?usage: kernel.sh x86-debug|arm64-pmu|distro}
+lane=${1:?usage: kernel.sh x86-debug|x86-kcsan|arm64-pmu|distro}
 jobs=$(nproc)
 
 log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# One kernel.sh at a time per cache: two test runs (or a run and a demo)
-# would otherwise build or fetch into the same directories at once.
+# One kernel.sh per lane at a time: two test runs (or a run and a demo)
+# would otherwise build or fetch into the same directory at once. The
+# source tree all lanes share has a lock of its own (source_tree).
 mkdir -p "$cache"
-exec 9>"$cache/.kernel.lock"
+exec 9>"$cache/.lock-$lane"
 flock 9
 
 # Extract the kernel source once per Debian source package version.
@@ -37,6 +38,8 @@ source_tree() {
 
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 	dir=$cache/src/linux-source-6.12_${ver//[^A-Za-z0-9.+-]/_}
+	exec 8>"$cache/.lock-src"
+	flock 8
 	if [ ! -f "$dir/.perfkmod-extracted" ]; then
 		log "extracting linux-source-6.12 $ver into $dir"
 		rm -rf "$dir" "$dir.tmp"
@@ -46,6 +49,7 @@ source_tree() {
 		rmdir "$dir.tmp"
 		touch "$dir/.perfkmod-extracted"
 	fi
+	exec 8>&-
 	echo "$dir"
 }
 
@@ -85,8 +89,17 @@ build_lane() {
 	if [ ! -f "$out/.perfkmod-built" ]; then
 		log "building $lane kernel in $out (log: $out/build.log)"
 		mkdir -p "$out"
+		# the lane's fragment may override common's (x86-kcsan turns
+		# KASAN off): keep each option's last setting
 		cat "$top/tests/config/common.config" \
-			"$top/tests/config/$lane.config" >"$frag"
+			"$top/tests/config/$lane.config" | awk '
+			/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+			/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
+			sym != "" {
+				if (!(sym in line)) order[n++] = sym
+				line[sym] = $0; sym = ""
+			}
+			END { for (i = 0; i < n; i++) print line[order[i]] }' >"$frag"
 		make -s -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
 			KCONFIG_ALLCONFIG="$frag" allnoconfig >&2
 		verify_config "$out/.config" "$frag" ||
@@ -132,8 +145,8 @@ distro_lane() {
 }
 
 case $lane in
-x86-debug) build_lane x86_64 "" arch/x86/boot/bzImage ;;
+x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage ;;
 arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image ;;
 distro) distro_lane ;;
-*) die "unknown lane '$lane' (x86-debug, arm64-pmu, distro)" ;;
+*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro)" ;;
 esac

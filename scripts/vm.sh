@@ -25,7 +25,9 @@ timeout=$5
 shift 5
 
 # oops=panic and panic=-1: a crashed guest ends at once instead of hanging.
-args="panic=-1 oops=panic printk.devkmsg=on kunit.stats_enabled=2 $*"
+# slab_nomerge: perf_event gets a slab cache of its own, so that the guest
+# can count live perf events in /proc/slabinfo.
+args="panic=-1 oops=panic printk.devkmsg=on kunit.stats_enabled=2 slab_nomerge $*"
 
 case $arch in
 x86_64)

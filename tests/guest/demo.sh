@@ -6,15 +6,44 @@
 
 . /tests/lib.sh
 
-show() {
-	log "PERFKMOD-DEMO # $*"
+# show_as TEXT COMMAND...: run COMMAND, shown as TEXT (with its quotes)
+show_as() {
+	log "PERFKMOD-DEMO ~ # $1"
+	shift
 	"$@" 2>&1 | while IFS= read -r line; do
 		log "PERFKMOD-DEMO $line"
 	done
 }
 
+show() { show_as "$*" "$@"; }
+
+workload() {
+	i=0
+	while [ $i -lt 50 ]; do
+		ls / >/dev/null
+		i=$((i + 1))
+	done
+}
+
 show uname -r
-show insmod $MODDIR/perfkmod.ko max_counters=16
-show ls -l $DBG
-show cat /sys/module/perfkmod/parameters/max_counters
+show_as "insmod $MODDIR/perfkmod.ko counters='pf=page-faults;cs0=context-switches,cpu=0'" \
+	insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs0=context-switches,cpu=0"
+show ls $DBG $DBG/counters/pf
+show perfkstat add clk cpu-clock,period=1000000
+show perfkstat list
+show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload
+show perfkstat stat
+show perfkstat stat -x,
+show perfkstat stat -j pf
+show perfkstat stat -I 500 -n 2 pf cs0
+show_as "perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'" \
+	perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'
+show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
+show cat $DBG/summary
+show perfkstat add pf dummy
+show cat $DBG/last_error
+show perfkstat prom /tmp/perfkmod.prom
+show cat /tmp/perfkmod.prom
+show_as "grep -E '^(cycles|page-faults|cpu-clock|L1-dcache-load-misses) ' $DBG/events" \
+	grep -E '^(cycles|page-faults|cpu-clock|L1-dcache-load-misses) ' $DBG/events
 show rmmod perfkmod

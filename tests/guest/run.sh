@@ -11,6 +11,26 @@ log "PERFKMOD-LANE $lane"
 kmemleak=/sys/kernel/debug/kmemleak
 [ -e $kmemleak ] && echo clear >$kmemleak
 
+# Live perf events: the objects of the perf_event slab cache (vm.sh boots
+# with slab_nomerge, so that it has a cache of its own). Shrinking the
+# cache first empties KASAN's quarantine of it and the per-CPU free lists,
+# which would otherwise count as live. Empty where the file is missing.
+slab=/sys/kernel/slab/perf_event
+perf_events() {
+	[ -e $slab/objects ] || return 0
+	echo 1 >$slab/shrink
+	cut -d' ' -f1 $slab/objects
+}
+events_before=$(perf_events)
+
+# Fault injection for the KUnit stress suite, which sets its own fail-nth:
+# failslab must not skip allocations that may sleep (GFP_KERNEL).
+failslab=/sys/kernel/debug/failslab
+if [ -d $failslab ]; then
+	echo N >$failslab/ignore-gfp-wait
+	echo 1 >$failslab/verbose
+fi
+
 for t in /tests/test-*.sh; do
 	log "PERFKMOD-SCRIPT ${t##*/}"
 	sh "$t" "$lane"
@@ -29,6 +49,21 @@ for ko in $MODDIR/kunit/*.ko; do
 	rmmod "$name" || fail "kunit-unload-$name" "rmmod $name failed"
 done
 loaded perfkmod && rmmod perfkmod
+
+# Every perf event the tests made is freed (after an RCU grace period).
+if [ -n "$events_before" ]; then
+	i=0
+	while [ "$(perf_events)" != "$events_before" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	left=$(($(perf_events) - events_before))
+	if [ $left = 0 ]; then
+		pass perf-events-all-freed
+	else
+		fail perf-events-all-freed "$left perf events more than before the tests"
+	fi
+fi
 
 # Objects must be older than kmemleak's minimum age (5 s) to be reported;
 # two scans so that a pointer seen only once in a register is not missed.

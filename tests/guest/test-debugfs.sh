@@ -1,0 +1,228 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debugfs interface: every file, every command and each error with its
+# exact errno (kwrite does one write(2) and prints the errno's name), what
+# a failed command leaves (nothing), files of a deleted counter, del racing
+# with readers, rmmod with live counters.
+
+. /tests/lib.sh
+
+C=$DBG/control
+
+# kw WANT TEXT [FILE]: one write of TEXT to FILE (control) answers WANT:
+# "ok" (all written) or an errno name.
+kw() {
+	_got=$(kwrite "${3:-$C}" "$2")
+	case $_got in
+	"$1" | "$1 "*) return 0 ;;
+	esac
+	echo "wrote '$2': got '$_got', want '$1'"
+	return 1
+}
+
+# What a failed command must leave as it was: the list and the directories.
+state() { cat $C; ls $DBG/counters; }
+
+mode() { [ "$(stat -c %a "$1")" = "$2" ]; }
+num() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+value() { cat $DBG/counters/$1/value; }
+field() { cut -d' ' -f"$2" $DBG/counters/$1/stat; }
+work() { i=0; while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done; }
+
+check load insmod $MODDIR/perfkmod.ko
+check layout-control-0600 mode $C 600
+for f in last_error summary metrics events; do
+	check layout-$f-0400 mode $DBG/$f 400
+done
+check layout-counters-dir test -d $DBG/counters
+check control-empty sh -c "[ -z \"\$(cat $C)\" ]"
+
+# add: an all-CPUs counter, a one-CPU counter, a sampling counter
+check add-all-cpus kw ok "add pf page-faults"
+check add-cpu0 kw ok "add cs0 context-switches,cpu=0"
+check add-sampling kw ok "add clk cpu-clock,period=1000000"
+check add-disabled kw ok "add off dummy,disabled"
+for f in value stat spec percpu; do
+	check files-pf-$f mode $DBG/counters/pf/$f 400
+done
+check files-pf-no-overflow test ! -e $DBG/counters/pf/overflow
+check files-cpu0-no-percpu test ! -e $DBG/counters/cs0/percpu
+check files-clk-overflow mode $DBG/counters/clk/overflow 400
+check spec-as-written grep -qx "context-switches,cpu=0" $DBG/counters/cs0/spec
+check control-lists-add-commands sh -c "cat $C | grep -qx 'add pf page-faults' &&
+	cat $C | grep -qx 'add clk cpu-clock,period=1000000' && [ \$(wc -l <$C) = 4 ]"
+
+# reading: value, stat, percpu, overflow
+v0=$(value pf)
+work
+v1=$(value pf)
+check value-counts sh -c "num() { case \$1 in ''|*[!0-9]*) return 1;; esac; };
+	num '$v0' && num '$v1' && [ $v1 -gt $v0 ]"
+check stat-fields sh -c "set -- \$(cat $DBG/counters/pf/stat); [ \$# = 5 ] &&
+	[ \$2 -ge \$3 ] && [ \$3 -gt 0 ] && [ \$4 -ge \$1 ] && [ \$5 = active ]"
+check stat-off-state sh -c "[ \$(cut -d' ' -f5 $DBG/counters/off/stat) = off ]"
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+check percpu-one-line-per-cpu sh -c "[ \$(wc -l <$DBG/counters/pf/percpu) = $ncpu ] &&
+	awk 'NF != 5 { exit 1 } { s += \$2 } END { exit s == 0 }' $DBG/counters/pf/percpu"
+sleep 1
+check overflow-stats sh -c "grep -q '^throttled [0-9]*$' $DBG/counters/clk/overflow &&
+	[ \$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow) -gt 100 ]"
+
+# enable, disable, reset
+check disable kw ok "disable pf"
+check disable-state sh -c "[ \$(cut -d' ' -f5 $DBG/counters/pf/stat) = off ]"
+v0=$(value pf)
+work
+check disabled-does-not-count sh -c "[ \$(cat $DBG/counters/pf/value) = $v0 ]"
+check enable kw ok "enable pf"
+check enable-state sh -c "[ \$(cut -d' ' -f5 $DBG/counters/pf/stat) = active ]"
+work
+check enabled-counts-again sh -c "[ \$(cat $DBG/counters/pf/value) -gt $v0 ]"
+check reset kw ok "reset pf"
+check reset-value sh -c "[ \$(cat $DBG/counters/pf/value) -lt $v0 ]"
+
+# period
+check period kw ok "period clk 2000000"
+check period-respec grep -qx "cpu-clock,period=2000000" $DBG/counters/clk/spec
+check period-listed grep -qx "add clk cpu-clock,period=2000000" $C
+check period-not-sampling-EINVAL kw EINVAL "period pf 1000"
+check period-zero-EINVAL kw EINVAL "period clk 0"
+check period-not-number-EINVAL kw EINVAL "period clk 12abc"
+check period-failed-keeps-spec grep -qx "cpu-clock,period=2000000" $DBG/counters/clk/spec
+check add-freq kw ok "add f page-faults,freq=100"
+check period-freq kw ok "period f 200"
+check period-freq-respec grep -qx "page-faults,freq=200" $DBG/counters/f/spec
+
+# errors: the errno, the reason in last_error, and nothing made
+before=$(state)
+check add-duplicate-EEXIST kw EEXIST "add pf dummy"
+check last-error-EEXIST grep -q "^-EEXIST: .*: add pf dummy$" $DBG/last_error
+check add-malformed-EINVAL kw EINVAL "add x not-an-event"
+check last-error-EINVAL grep -q "^-EINVAL: .*: add x not-an-event$" $DBG/last_error
+check add-range-ERANGE kw ERANGE "add x page-faults,precise=7"
+check add-long-spec-E2BIG kw E2BIG "add x page-faults,period=$(printf '%0300d' 1)"
+check add-no-such-task-ESRCH kw ESRCH "add x page-faults,pid=4194303"
+if grep -q "^cycles  *ok$" $DBG/events; then
+	skip add-no-pmu-ENOENT "this machine has a PMU with cycles"
+else
+	check add-no-pmu-ENOENT kw ENOENT "add x cycles"
+	check last-error-perf-reason grep -q "^-ENOENT: no PMU has this event" $DBG/last_error
+fi
+check add-no-spec-EINVAL kw EINVAL "add x"
+check add-extra-word-EINVAL kw EINVAL "add x dummy more"
+check unknown-command-EINVAL kw EINVAL "frob x"
+check name-slash-EINVAL kw EINVAL "add a/b dummy"
+check name-dotdot-EINVAL kw EINVAL "add .. dummy"
+check name-too-long-ENAMETOOLONG kw ENAMETOOLONG "add $(printf '%065d' 0) dummy"
+check cmd-too-long-E2BIG kw E2BIG "add x dummy,period=1$(printf '%0600d' 0)"
+check del-unknown-ENOENT kw ENOENT "del nope"
+check enable-unknown-ENOENT kw ENOENT "enable nope"
+check disable-unknown-ENOENT kw ENOENT "disable nope"
+check reset-unknown-ENOENT kw ENOENT "reset nope"
+check period-unknown-ENOENT kw ENOENT "period nope 1"
+check nul-byte-EINVAL sh -c "printf 'del pf\\000x' >$C; [ \$? != 0 ] && [ -d $DBG/counters/pf ]"
+check failures-made-nothing sh -c "[ \"\$(cat $C; ls $DBG/counters)\" = '$before' ]"
+check_fails no-x-counter test -e $DBG/counters/x
+
+# busybox echo says what went wrong in words
+check echo-File-exists sh -c "! echo 'add pf dummy' >$C 2>/tmp/err && grep -q 'File exists' /tmp/err"
+check echo-Invalid-argument sh -c "! echo 'add y bogus' >$C 2>/tmp/err && grep -q 'Invalid argument' /tmp/err"
+check echo-No-such-file sh -c "! echo 'del nope' >$C 2>/tmp/err && grep -q 'No such file or directory' /tmp/err"
+
+# blank lines and comments; several commands in one write; the write
+# stops at the first that fails, having done the ones before it
+check blank-and-comment kw ok "
+# a comment
+"
+check multi-line-write kw ok "add m1 dummy
+add m2 dummy
+"
+check multi-line-made sh -c "test -d $DBG/counters/m1 && test -d $DBG/counters/m2"
+check multi-line-stops-at-error sh -c "[ \"\$(kwrite $C 'add m3 dummy
+add m3 dummy
+del m1
+')\" = 'ok 13' ] && test -d $DBG/counters/m3 && test -d $DBG/counters/m1"
+
+# summary: a header and a row per counter
+check summary-rows sh -c "[ \$(wc -l <$DBG/summary) = \$((\$(wc -l <$C) + 1)) ] &&
+	head -1 $DBG/summary | grep -q '^NAME .*VALUE.*SPEC' &&
+	grep -q '^pf  *[0-9][0-9]*  *[0-9][0-9]*  *[0-9][0-9]*  *[0-9.]*%  *active  *page-faults$' $DBG/summary"
+
+# metrics: strict Prometheus text, label values escaped
+check add-odd-name kw ok 'add q"x\y dummy'
+cat $DBG/metrics >/tmp/metrics.prom
+check metrics-prometheus-format sh /tests/promcheck.sh /tmp/metrics.prom
+check metrics-escaped-name grep -qF 'perfkmod_events_total{name="q\"x\\y",event="dummy",cpu="all"} ' /tmp/metrics.prom
+check metrics-cpu-label grep -q '^perfkmod_events_total{name="cs0",event="context-switches,cpu=0",cpu="0"} [0-9][0-9]*$' /tmp/metrics.prom
+check metrics-sampling-only grep -q '^perfkmod_overflows_total{name="clk",.*} [1-9][0-9]*$' /tmp/metrics.prom
+check_fails metrics-no-overflows-of-counting grep -q '^perfkmod_overflows_total{name="pf"' /tmp/metrics.prom
+check metrics-seconds grep -q '^perfkmod_enabled_seconds_total{name="pf",.*} [0-9]*\.[0-9]\{9\}$' /tmp/metrics.prom
+check metrics-one-series-per-counter sh -c "[ \$(grep -c '^perfkmod_events_total' /tmp/metrics.prom) = \$(wc -l <$C) ]"
+check last-error-is-0400-readable cat $DBG/last_error
+
+# events: every generic event probed, with a reason for each failure
+check events-page-faults-ok grep -q "^page-faults  *ok$" $DBG/events
+check events-each-ok-or-errno awk '
+	$2 != "ok" && $2 !~ /^-E[A-Z]+$/ { exit 1 }
+	$2 ~ /^-E/ && NF < 3 { exit 1 }
+	END { exit NR < 60 }' $DBG/events
+
+# del; a file of a deleted counter that is still open reads -EIO
+check add-doomed kw ok "add doomed page-faults"
+exec 3<$DBG/counters/doomed/stat
+check del kw ok "del doomed"
+check del-removes-dir test ! -e $DBG/counters/doomed
+check_fails del-removes-listing grep -q doomed $C
+check_fails open-file-of-deleted-reads-error cat <&3
+exec 3<&-
+check add-again-after-del kw ok "add doomed page-faults"
+check del-again kw ok "del doomed"
+
+# del racing with readers: KASAN, lockdep and kmemleak would tell
+race_read() {
+	while [ ! -e /tmp/race-stop ]; do
+		cat $DBG/counters/r/stat $DBG/counters/r/percpu \
+			$DBG/counters/r/spec $DBG/summary $DBG/metrics \
+			>/dev/null 2>&1
+	done
+}
+rm -f /tmp/race-stop
+race_read &
+race_read &
+race() {
+	i=0
+	while [ $i -lt 100 ]; do
+		kwrite $C "add r page-faults" >/dev/null || return 1
+		kwrite $C "del r" >/dev/null || return 1
+		i=$((i + 1))
+	done
+}
+check add-del-race-100 race
+touch /tmp/race-stop
+wait
+
+cat $C >/tmp/saved
+exec 3<$DBG/summary
+check_fails rmmod-refused-while-a-file-is-open rmmod perfkmod
+exec 3<&-
+check rmmod-with-live-counters rmmod perfkmod
+check rmmod-removed-tree test ! -e $DBG
+
+# the listing is a script of add commands: replay it, in writes cut short
+# at max_cmd_len (cat writes the rest again)
+insmod $MODDIR/perfkmod.ko max_cmd_len=64
+check control-listing-replays sh -c "cat /tmp/saved >$C &&
+	[ \"\$(cat $C)\" = \"\$(cat /tmp/saved)\" ] && [ \$(wc -l </tmp/saved) -ge 8 ]"
+check replayed-counters-count sh -c "sleep 0.2; [ \$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow) -gt 0 ]"
+rmmod perfkmod
+
+# max_counters bounds the named counters
+insmod $MODDIR/perfkmod.ko max_counters=2
+check max-counters-1 kw ok "add a dummy"
+check max-counters-2 kw ok "add b dummy"
+check max-counters-ENOSPC kw ENOSPC "add c dummy"
+check last-error-ENOSPC grep -q "^-ENOSPC: max_counters" $DBG/last_error
+check del-frees-a-slot kw ok "del a"
+check slot-reused kw ok "add c dummy"
+rmmod perfkmod

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Allocation failures inside control commands: each command is run with
+# its 1st, then 2nd, then 3rd... slab allocation failing (fail-nth with
+# failslab) until it runs without reaching the injected failure. Every
+# run that fails must leave the counters as they were; KASAN, lockdep and
+# the kmemleak scan after the scripts catch what it would leave behind.
+# Needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS (x86-debug).
+
+. /tests/lib.sh
+
+C=$DBG/control
+FS=/sys/kernel/debug/failslab
+
+if [ ! -e /proc/self/fail-nth ] || [ ! -d $FS ]; then
+	skip faults "this kernel has no failslab and fail-nth"
+	exit 0
+fi
+echo N >$FS/ignore-gfp-wait
+echo 0 >$FS/verbose
+
+state() { cat $C; ls $DBG/counters; }
+
+# inject NAME COMMAND UNDO: fail each allocation of COMMAND in turn; after
+# a run that succeeded, UNDO puts things back.
+inject() {
+	_name=$1 _cmd=$2 _undo=$3 _n=1 _failed=0
+	while [ $_n -le 400 ]; do
+		_before=$(state)
+		_out=$(kwrite -f $_n $C "$_cmd")
+		_res=$(echo "$_out" | head -1)
+		_inj=$(echo "$_out" | tail -1)
+		case $_res in
+		ok*)
+			[ -z "$_undo" ] || kwrite $C "$_undo" >/dev/null ||
+				{ fail "$_name" "undo '$_undo' failed"; return; }
+			if [ "$_inj" = not-injected ]; then
+				log "faults: $_cmd: $((_n - 1)) allocations failed in turn, $_failed runs failed and left nothing"
+				pass "$_name"
+				return
+			fi
+			;;
+		*)
+			if [ "$_inj" != injected ]; then
+				fail "$_name" "'$_cmd' failed ($_res) with no fault injected"
+				return
+			fi
+			if [ "$(state)" != "$_before" ]; then
+				fail "$_name" "allocation $_n failed ($_res) and '$_cmd' left a change"
+				return
+			fi
+			_failed=$((_failed + 1))
+			;;
+		esac
+		_n=$((_n + 1))
+	done
+	fail "$_name" "'$_cmd' still allocates after 400 allocations"
+}
+
+insmod $MODDIR/perfkmod.ko
+kwrite $C "add keep cpu-clock,period=10000000" >/dev/null
+inject faults-add-all-cpus "add fa page-faults" "del fa"
+inject faults-add-cpu "add fc context-switches,cpu=0" "del fc"
+inject faults-add-sampling "add fs cpu-clock,period=1000000" "del fs"
+inject faults-add-task "add ft page-faults,pid=1" "del ft"
+inject faults-period "period keep 20000000" ""
+kwrite $C "add fd dummy" >/dev/null
+inject faults-del "del fd" "add fd dummy"
+inject faults-error-path "add keep dummy" ""
+check faults-module-still-works sh -c "echo 'add after page-faults' >$C &&
+	[ \$(cat $DBG/counters/after/value) -ge 0 ]"
+check faults-unload rmmod perfkmod
+
+echo Y >$FS/ignore-gfp-wait
+echo 2 >$FS/verbose
