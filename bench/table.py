@@ -185,7 +185,8 @@ SECTIONS = [
             "uread.summary64.ns", "uread.single64.ns", "<= 0.10x"),
         Row("metrics of 64 counters, one read vs 64 value reads",
             "uread.metrics64.ns", "uread.single64.ns", "<= 0.10x"),
-    ], None),
+    ], lambda v: [f"summary of 64 counters {int(v.get('uread.summary64.bytes', -1))} "
+                  f"bytes, metrics {int(v.get('uread.metrics64.bytes', -1))} bytes"]),
     ("4. Scale: per counter created / released (one-CPU software counter)",
      [Row(f"{what} {n}", f"scale.{n}.pk.{what}.ns", f"scale.{n}.raw.{what}.ns",
           "4096 work" if n == 4096 and what == "create" else "")
@@ -194,10 +195,11 @@ SECTIONS = [
             "mem.perfkmod.bytes", "mem.raw.bytes"),
         Row("of which slab objects (slabinfo: objects in use x size)",
             "mem.perfkmod.slabobj.bytes", "mem.raw.slabobj.bytes"),
-        Row("memory beyond perf's own event, bytes", None,
-            derive=lambda v: None if "mem.perfkmod.bytes" not in v else
-            v["mem.perfkmod.bytes"] - v.get("mem.raw.bytes", 0),
-            target="<= 512", needs=["mem.perfkmod.bytes", "mem.raw.bytes"]),
+        Row("slab beyond perf's own event, bytes (+ per-CPU: see text)", None,
+            derive=lambda v: None if "mem.perfkmod.slabobj.bytes" not in v else
+            v["mem.perfkmod.slabobj.bytes"] - v.get("mem.raw.slabobj.bytes", 0),
+            target="<= 512", needs=["mem.perfkmod.slabobj.bytes",
+                                    "mem.raw.slabobj.bytes"]),
     ], mem_note),
     ("5. Workload overhead: whole run of a fixed loop on CPU 0, cpu-clock on CPU 0",
      work_rows(),
