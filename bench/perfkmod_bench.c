@@ -61,6 +61,10 @@ static unsigned long work = 20000000;
 module_param(work, ulong, 0400);
 MODULE_PARM_DESC(work, "loop iterations of the CPU-bound workload");
 
+static unsigned int scale_max = 4096;
+module_param(scale_max, uint, 0400);
+MODULE_PARM_DESC(scale_max, "scale: skip the counts above this (the smoke run's 64)");
+
 static int hold = -1;
 module_param(hold, int, 0400);
 MODULE_PARM_DESC(hold, "only create this many counters and keep them until unload");
@@ -560,6 +564,11 @@ static int bench_scale(void)
 	if (!v)
 		return -ENOMEM;
 	for (c = 0; c < ARRAY_SIZE(counts); c++) {
+		if (counts[c] > scale_max) {
+			snprintf(key, sizeof(key), "scale.%d.skipped", counts[c]);
+			report(key, 1);
+			continue;
+		}
 		/*
 		 * Creating n events on one CPU costs perf O(n^2) (each install
 		 * reschedules the CPU's whole context): 4096 is timed once.

@@ -13,7 +13,7 @@ log "PERFKMOD-BENCH mode.$mode 1"
 log "PERFKMOD-BENCH cpus $(grep -c ^processor /proc/cpuinfo)"
 
 if [ "${perfkmod_bench_smoke:-0}" = 1 ]; then
-	params="iters=200 reps=1 work=200000"
+	params="iters=200 reps=1 work=200000 scale_max=64"
 	hold=256 ureads=100
 else
 	params="iters=20000 reps=5 work=20000000"
