@@ -505,14 +505,15 @@ static int bench_read(void)
 
 /* --- 4. scale ------------------------------------------------------------ */
 
-/* The counters of the scale runs and of hold=: one-CPU, counting only. */
+/*
+ * The counters of the scale runs and of hold=: one-CPU cpu-clock, counting
+ * only. Not context-switches: every context switch updates each of those
+ * on the CPU, and perfkmod's create and release switch to the CPU's
+ * hotplug thread and back, which would make each cost grow with n.
+ */
 static void scale_config(struct perfkmod_config *cfg)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = PERF_TYPE_SOFTWARE;
-	cfg->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-	cfg->target = PERFKMOD_TARGET_CPU;
-	cfg->cpu = BENCH_CPU;
+	clock_config(cfg, 0, 0);
 }
 
 /* Create @n counters of either kind into @v; on failure none is left. */

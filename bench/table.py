@@ -191,7 +191,7 @@ SECTIONS = [
             "uread.metrics64.ns", "uread.single64.ns", "<= 0.10x"),
     ], lambda v: [f"summary of 64 counters {int(v.get('uread.summary64.bytes', -1))} "
                   f"bytes, metrics {int(v.get('uread.metrics64.bytes', -1))} bytes"]),
-    ("4. Scale: per counter created / released (one-CPU software counter)",
+    ("4. Scale: per counter created / released (one-CPU cpu-clock, counting)",
      [Row(f"{what} {n}", f"scale.{n}.pk.{what}.ns", f"scale.{n}.raw.{what}.ns",
           "4096 work" if n == 4096 and what == "create" else "",
           skip=f"scale.{n}.skipped")
