@@ -40,6 +40,7 @@ spec=$out.spec
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $top/tests/guest/init 0755 0 0"
+	# the userspace tool, as a user would install it
 	echo "file /bin/perfkstat $top/scripts/perfkstat 0755 0 0"
 	for f in "$top"/tests/guest/* ${guest:+"$guest"/*}; do
 		echo "file /tests/${f##*/} $f 0755 0 0"

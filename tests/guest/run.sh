@@ -8,6 +8,11 @@
 lane=$1
 log "PERFKMOD-LANE $lane"
 
+# The data-race lane is worth something only while KCSAN watches.
+if [ "$lane" = x86-kcsan ]; then
+	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan
+fi
+
 kmemleak=/sys/kernel/debug/kmemleak
 [ -e $kmemleak ] && echo clear >$kmemleak
 
@@ -23,6 +28,15 @@ perf_events() {
 }
 events_before=$(perf_events)
 
+# The KCSAN lane runs the tests that load perfkmod from many sides at once.
+scripts=/tests/test-*.sh
+[ "$lane" = x86-kcsan ] && scripts="/tests/test-client.sh
+	/tests/test-concurrency.sh /tests/test-fuzz.sh /tests/test-stress.sh"
+for t in $scripts; do
+	log "PERFKMOD-SCRIPT ${t##*/}"
+	sh "$t" "$lane"
+done
+
 # Fault injection for the KUnit stress suite, which sets its own fail-nth:
 # failslab must not skip allocations that may sleep (GFP_KERNEL).
 failslab=/sys/kernel/debug/failslab
@@ -30,11 +44,6 @@ if [ -d $failslab ]; then
 	echo N >$failslab/ignore-gfp-wait
 	echo 1 >$failslab/verbose
 fi
-
-for t in /tests/test-*.sh; do
-	log "PERFKMOD-SCRIPT ${t##*/}"
-	sh "$t" "$lane"
-done
 
 # KUnit suites: each module runs its suites when it is loaded.
 for ko in $MODDIR/kunit/*.ko; do

@@ -22,32 +22,46 @@ echo 0 >$FS/verbose
 
 state() { cat $C; ls $DBG/counters; }
 
-# inject NAME COMMAND UNDO: fail each allocation of COMMAND in turn; after
-# a run that succeeded, UNDO puts things back.
+# inject NAME COMMAND UNDO [WANT]: fail each allocation of COMMAND in
+# turn, until it runs without reaching the failure and answers WANT (ok,
+# the default, or an errno name). A run that succeeds although an
+# allocation failed (debugfs files are best effort) is undone with UNDO; a
+# run that fails otherwise than WANT must have changed nothing.
 inject() {
-	_name=$1 _cmd=$2 _undo=$3 _n=1 _failed=0
+	_name=$1 _cmd=$2 _undo=$3 _want=${4:-ok} _n=1 _failed=0
 	while [ $_n -le 400 ]; do
 		_before=$(state)
 		_out=$(kwrite -f $_n $C "$_cmd")
 		_res=$(echo "$_out" | head -1)
 		_inj=$(echo "$_out" | tail -1)
+		case $_inj in
+		injected | not-injected) ;;
+		*) fail "$_name" "kwrite -f: $_out"; return ;;
+		esac
+		if [ "$_inj" = not-injected ]; then
+			case $_res in
+			"$_want" | "$_want "*)
+				[ "$_want" != ok ] || [ -z "$_undo" ] ||
+					kwrite $C "$_undo" >/dev/null
+				log "faults: $_cmd: $((_n - 1)) allocations failed" \
+					"in turn, $_failed runs failed and left nothing"
+				pass "$_name"
+				;;
+			*) fail "$_name" "'$_cmd' answered $_res, not $_want" ;;
+			esac
+			return
+		fi
 		case $_res in
 		ok*)
 			[ -z "$_undo" ] || kwrite $C "$_undo" >/dev/null ||
 				{ fail "$_name" "undo '$_undo' failed"; return; }
-			if [ "$_inj" = not-injected ]; then
-				log "faults: $_cmd: $((_n - 1)) allocations failed in turn, $_failed runs failed and left nothing"
-				pass "$_name"
-				return
-			fi
+			;;
+		"$_want")
 			;;
 		*)
-			if [ "$_inj" != injected ]; then
-				fail "$_name" "'$_cmd' failed ($_res) with no fault injected"
-				return
-			fi
 			if [ "$(state)" != "$_before" ]; then
-				fail "$_name" "allocation $_n failed ($_res) and '$_cmd' left a change"
+				fail "$_name" \
+					"allocation $_n failed ($_res); '$_cmd' left a change"
 				return
 			fi
 			_failed=$((_failed + 1))
@@ -67,7 +81,7 @@ inject faults-add-task "add ft page-faults,pid=1" "del ft"
 inject faults-period "period keep 20000000" ""
 kwrite $C "add fd dummy" >/dev/null
 inject faults-del "del fd" "add fd dummy"
-inject faults-error-path "add keep dummy" ""
+inject faults-error-path "add keep dummy" "" EEXIST
 check faults-module-still-works sh -c "echo 'add after page-faults' >$C &&
 	[ \$(cat $DBG/counters/after/value) -ge 0 ]"
 check faults-unload rmmod perfkmod

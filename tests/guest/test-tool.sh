@@ -17,10 +17,16 @@ csv() {
 	{
 		o = ts ? 1 : 0
 		if (ts && $1 !~ /^[0-9]+\.[0-9]+$/) { print "bad time: " $0; exit 1 }
-		if ($(o + 1) !~ /^([0-9]+|<not counted>|<not supported>)$/) { print "bad value: " $0; exit 1 }
-		if ($(o + 2) != "" || $(o + 6) != "" || $(o + 7) != "") { print "bad empty fields: " $0; exit 1 }
+		if ($(o + 1) !~ /^([0-9]+|<not counted>|<not supported>)$/) {
+			print "bad value: " $0; exit 1
+		}
+		if ($(o + 2) != "" || $(o + 6) != "" || $(o + 7) != "") {
+			print "bad empty fields: " $0; exit 1
+		}
 		if ($(o + 3) == "") { print "no event: " $0; exit 1 }
-		if ($(o + 4) !~ /^[0-9]+$/ || $(o + 5) !~ /^[0-9]+\.[0-9][0-9]$/) { print "bad run time or percent: " $0; exit 1 }
+		if ($(o + 4) !~ /^[0-9]+$/ || $(o + 5) !~ /^[0-9]+\.[0-9][0-9]$/) {
+			print "bad run time or percent: " $0; exit 1
+		}
 	}
 	END { exit NR == 0 }' "$1"
 }
@@ -40,34 +46,42 @@ check tool-add perfkstat add cs context-switches
 check tool-add-disabled perfkstat add idle dummy,disabled
 check tool-list sh -c "perfkstat list | grep -qx 'add cs context-switches'"
 check_fails tool-add-duplicate-fails perfkstat add cs dummy
-check tool-add-duplicate-says-why sh -c "perfkstat add cs dummy 2>&1 | grep -q '^perfkstat: -EEXIST: .*: add cs dummy$'"
-check tool-add-bad-spec-says-why sh -c "perfkstat add z bogus 2>&1 | grep -q '^perfkstat: -EINVAL: '"
+check tool-add-duplicate-says-why \
+	sh -c "perfkstat add cs dummy 2>&1 | grep -q '^perfkstat: -EEXIST: .*: add cs dummy$'"
+check tool-add-bad-spec-says-why \
+	sh -c "perfkstat add z bogus 2>&1 | grep -q '^perfkstat: -EINVAL: '"
 check_fails tool-del-unknown-fails perfkstat del nope
 check tool-disable perfkstat disable cs
 check tool-enable perfkstat enable cs
 check tool-reset perfkstat reset cs
-check tool-period-refused-says-why sh -c "perfkstat period cs 5 2>&1 | grep -q -- '-EINVAL: the counter does not sample'"
+check tool-period-refused-says-why \
+	sh -c "perfkstat period cs 5 2>&1 | grep -q -- '-EINVAL: the counter does not sample'"
 check tool-events sh -c "perfkstat events | grep -q '^page-faults  *ok$'"
 
 # stat: the table
 work
 perfkstat stat >/tmp/stat.txt 2>&1
-check tool-stat-table sh -c "grep -q 'Performance counter stats for perfkmod counters:' /tmp/stat.txt &&
-	grep -q '^ *[0-9][0-9,]*  *pf$' /tmp/stat.txt && grep -q '^ *<not counted>  *idle$' /tmp/stat.txt"
+check tool-stat-table \
+	sh -c "grep -q 'Performance counter stats for perfkmod counters:' /tmp/stat.txt &&
+	grep -q '^ *[0-9][0-9,]*  *pf$' /tmp/stat.txt &&
+	grep -q '^ *<not counted>  *idle$' /tmp/stat.txt"
 check tool-stat-names-only sh -c "[ \$(perfkstat stat -x, pf | wc -l) = 1 ]"
 check_fails tool-stat-unknown-fails perfkstat stat nope
 
 # CSV, and any separator
 perfkstat stat -x, >/tmp/stat.csv
 check tool-csv-strict csv /tmp/stat.csv 7
-check tool-csv-rows sh -c "[ \$(wc -l </tmp/stat.csv) = 3 ] && grep -q '^<not counted>,,idle,0,' /tmp/stat.csv"
-check tool-csv-pf-counts awk -F, '$3 == "pf" && $1 > 0 && $5 == "100.00" { ok = 1 } END { exit !ok }' /tmp/stat.csv
+check tool-csv-rows \
+	sh -c "[ \$(wc -l </tmp/stat.csv) = 3 ] && grep -q '^<not counted>,,idle,0,' /tmp/stat.csv"
+check tool-csv-pf-counts \
+	awk -F, '$3 == "pf" && $1 > 0 && $5 == "100.00" { ok = 1 } END { exit !ok }' /tmp/stat.csv
 perfkstat stat -x';' pf >/tmp/stat.ssv
 check tool-sep-semicolon awk -F';' 'NF == 7 && $3 == "pf" { ok = 1 } END { exit !ok }' /tmp/stat.ssv
 
 # JSON lines: parsed on the host by the judge
 perfkstat stat -j >/tmp/stat.json
-check tool-json-lines sh -c "[ \$(wc -l </tmp/stat.json) = 3 ] && grep -q '\"event\" : \"pf\"' /tmp/stat.json"
+check tool-json-lines \
+	sh -c "[ \$(wc -l </tmp/stat.json) = 3 ] && grep -q '\"event\" : \"pf\"' /tmp/stat.json"
 check tool-json-to-judge json tool-json /tmp/stat.json
 
 # -I: one row per counter per interval, with increasing times
@@ -81,7 +95,8 @@ check tool-interval-rows awk -F, '
 		exit bad || n != 3 || NR != 6
 	}' /tmp/interval.csv
 perfkstat stat -I 200 -n 2 -j pf >/tmp/interval.json
-check tool-interval-json-rows sh -c "[ \$(grep -c '^{\"interval\" : [0-9.]*, ' /tmp/interval.json) = 2 ]"
+check tool-interval-json-rows \
+	sh -c "[ \$(grep -c '^{\"interval\" : [0-9.]*, ' /tmp/interval.json) = 2 ]"
 check tool-interval-json-to-judge json tool-interval-json /tmp/interval.json
 perfkstat stat -I 200 -n 2 pf >/tmp/interval.txt
 check tool-interval-table sh -c "[ \$(grep -c '^ *[0-9.]*  *[0-9,]*  *pf$' /tmp/interval.txt) = 2 ]"
@@ -91,14 +106,17 @@ perfkstat stat -x, -e page-faults -e cycles -e task-clock -- \
 	sh -c 'i=0; while [ $i -lt 30 ]; do ls / >/dev/null; i=$((i + 1)); done' \
 	>/tmp/cmd.csv 2>&1
 check tool-cmd-csv-strict csv /tmp/cmd.csv 7
-check tool-cmd-page-faults awk -F, '$3 == "page-faults" && $1 > 100 { ok = 1 } END { exit !ok }' /tmp/cmd.csv
+check tool-cmd-page-faults \
+	awk -F, '$3 == "page-faults" && $1 > 100 { ok = 1 } END { exit !ok }' /tmp/cmd.csv
 if grep -q "^cycles  *ok$" $DBG/events; then
 	skip tool-not-supported "this machine has cycles"
 else
 	check tool-not-supported grep -q '^<not supported>,,cycles,0,0.00,,$' /tmp/cmd.csv
 fi
 check_fails tool-temporaries-deleted grep -q perfkstat- $DBG/control
-check tool-cmd-table sh -c "perfkstat stat -e page-faults -- true | grep -q \"Performance counter stats for 'true':\""
+check tool-cmd-table \
+	sh -c "perfkstat stat -e page-faults -- true |
+	grep -q \"Performance counter stats for 'true':\""
 check_fails tool-e-bad-spec-fails perfkstat stat -e bogus -- true
 check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
 
@@ -106,7 +124,9 @@ check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
 mkdir -p /tmp/textfile
 check tool-prom perfkstat prom /tmp/textfile/perfkmod.prom
 check tool-prom-format sh /tests/promcheck.sh /tmp/textfile/perfkmod.prom
-check tool-prom-has-pf grep -q '^perfkmod_events_total{name="pf",event="page-faults",cpu="all"} [1-9]' /tmp/textfile/perfkmod.prom
+check tool-prom-has-pf \
+	grep -q '^perfkmod_events_total{name="pf",event="page-faults",cpu="all"} [1-9]' \
+	/tmp/textfile/perfkmod.prom
 check tool-prom-no-temporaries sh -c "[ \"\$(ls -A /tmp/textfile)\" = perfkmod.prom ]"
 check tool-prom-mode sh -c "[ \$(stat -c %a /tmp/textfile/perfkmod.prom) = 644 ]"
 check_fails tool-prom-bad-dir perfkstat prom /nonexistent/x.prom

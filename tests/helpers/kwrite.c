@@ -44,38 +44,34 @@ static const char *errname(int err)
 	return buf;
 }
 
-/* Arm (nth > 0) or read and disarm (nth == 0) fail-nth; -1 on error. */
-static int fail_nth(int nth)
+/*
+ * Arm fail-nth on @fd (nth > 0), or read and disarm it (nth == 0): how
+ * many calls were left before the failure, 0 if it happened; -1 on error.
+ * The file is opened beforehand: opening allocates, which would count.
+ */
+static int fail_nth(int fd, int nth)
 {
-	const char *path = "/proc/thread-self/fail-nth";
 	char buf[32];
 	ssize_t len;
-	int fd = open(path, O_RDWR), left = -1;
+	int left = -1;
 
-	if (fd < 0) {
-		perror(path);
-		return -1;
-	}
 	if (nth) {
 		len = snprintf(buf, sizeof(buf), "%d", nth);
-		if (write(fd, buf, len) == len)
-			left = 0;
-	} else {
-		len = read(fd, buf, sizeof(buf) - 1);
-		if (len > 0) {
-			buf[len] = '\0';
-			left = atoi(buf);
-		}
-		if (write(fd, "0", 1) != 1)
-			left = -1;
+		return write(fd, buf, len) == len ? 0 : -1;
 	}
-	close(fd);
+	len = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (len > 0) {
+		buf[len] = '\0';
+		left = atoi(buf);
+	}
+	if (pwrite(fd, "0", 1, 0) != 1)
+		left = -1;
 	return left;
 }
 
 int main(int argc, char **argv)
 {
-	int fd, nth = 0, err = 0, left = 0;
+	int fd, nth = 0, err = 0, left = 0, nth_fd = -1;
 	size_t len;
 	ssize_t n;
 
@@ -94,15 +90,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	len = strlen(argv[2]);
-	if (nth && fail_nth(nth))
-		return 2;
+	if (nth) {
+		nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+		if (nth_fd < 0 || fail_nth(nth_fd, nth)) {
+			perror("/proc/thread-self/fail-nth");
+			return 2;
+		}
+	}
 	n = write(fd, argv[2], len);
 	if (n < 0)
 		err = errno;
 	if (nth) {
-		left = fail_nth(0);
-		if (left < 0)
+		left = fail_nth(nth_fd, 0);
+		if (left < 0) {
+			perror("/proc/thread-self/fail-nth");
 			return 2;
+		}
 	}
 	if (n < 0)
 		printf("%s\n", errname(err));

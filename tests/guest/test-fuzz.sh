@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# 100,000 inputs to the control file (tests/helpers/fuzzctl.c): random
+# bytes, mutations of valid commands, overlong names and specs, NULs,
+# partial writes, writes at offsets. After every 1,000 the counter list must
+# be exactly what the accepted commands made, and a new counter must work.
+
+. /tests/lib.sh
+
+n=100000
+# the emulated arm64 machine and the KCSAN kernel are several times slower
+case $1 in arm64-pmu | x86-kcsan) n=20000 ;; esac
+seed=${perfkmod_seed:-1}
+
+check fuzz-load insmod $MODDIR/perfkmod.ko
+out=$(fuzzctl $n $seed 2>&1)
+rc=$?
+log "PERFKMOD-FIGURE fuzz seed $seed: $out"
+if [ $rc = 0 ]; then
+	pass fuzz-control-$n-inputs
+else
+	fail fuzz-control-$n-inputs "$(echo "$out" | tail -2 | tr '\n' ' ')"
+fi
+check fuzz-unload rmmod perfkmod

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctlstress write ID SECONDS: for SECONDS, add, enable, reset, re-period,
+ * disable and delete counters wK-0..wK-3 of its own and "shared" (which
+ * every writer adds and deletes too) through perfkmod's control file, and
+ * read a counter's files in between. Every command it starts it finishes,
+ * ending on deletes, so that none of its counters is left.
+ *
+ * ctlstress read SECONDS: read summary, metrics, control and every
+ * counter's files, over and over.
+ *
+ * Prints "OPS UNEXPECTED"; an answer other than success, EEXIST, ENOENT or
+ * EINVAL (period of a counter that does not sample) is unexpected and is
+ * described on stderr. Exits 1 when there was one.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DBG	"/sys/kernel/debug/perfkmod"
+
+static long ops, unexpected;
+
+static void slurp(const char *path)
+{
+	char buf[4096];
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return;		/* a counter deleted meanwhile */
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	ops++;
+}
+
+static void command(int fd, const char *cmd)
+{
+	ssize_t n = write(fd, cmd, strlen(cmd));
+
+	ops++;
+	if (n == (ssize_t)strlen(cmd))
+		return;
+	if (n < 0 && (errno == EEXIST || errno == ENOENT || errno == EINVAL))
+		return;
+	unexpected++;
+	fprintf(stderr, "ctlstress: %s: %s\n", cmd,
+		n < 0 ? strerror(errno) : "short write");
+}
+
+static void writer(int id, time_t end)
+{
+	static const char * const fmt[] = {
+		"add %s context-switches", "enable %s", "reset %s",
+		"period %s 1000", "disable %s", "add shared page-faults,cpu=0",
+		"del %s", "del shared",
+	};
+	char name[32], cmd[128], path[256];
+	int fd = open(DBG "/control", O_WRONLY);
+	unsigned int i, k;
+
+	if (fd < 0) {
+		perror(DBG "/control");
+		exit(2);
+	}
+	for (i = 0; time(NULL) < end; i++) {
+		snprintf(name, sizeof(name), "w%d-%u", id, i % 4);
+		for (k = 0; k < sizeof(fmt) / sizeof(*fmt); k++) {
+			snprintf(cmd, sizeof(cmd), fmt[k], name);
+			command(fd, cmd);
+			if (k == 1) {
+				snprintf(path, sizeof(path), DBG "/counters/%s/stat",
+					 name);
+				slurp(path);
+			}
+		}
+	}
+	close(fd);
+}
+
+static void reader(time_t end)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dir;
+
+	while (time(NULL) < end) {
+		slurp(DBG "/summary");
+		slurp(DBG "/metrics");
+		slurp(DBG "/control");
+		dir = opendir(DBG "/counters");
+		if (!dir)
+			continue;
+		while ((d = readdir(dir))) {
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), DBG "/counters/%s/value", d->d_name);
+			slurp(path);
+			snprintf(path, sizeof(path), DBG "/counters/%s/stat", d->d_name);
+			slurp(path);
+		}
+		closedir(dir);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		writer(atoi(argv[2]), time(NULL) + atoi(argv[3]));
+	else if (argc == 3 && !strcmp(argv[1], "read"))
+		reader(time(NULL) + atoi(argv[2]));
+	else {
+		fprintf(stderr, "usage: ctlstress write ID SECONDS | read SECONDS\n");
+		return 2;
+	}
+	printf("%ld %ld\n", ops, unexpected);
+	return unexpected != 0;
+}
