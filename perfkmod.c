@@ -128,7 +128,7 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	err = 0;
 	if (sampling && (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
 		err = -EOPNOTSUPP;
-	else if (c->config.sample_freq)
+	else if (c->config.sample_freq && event->attr.freq)
 		/* perf_event_period() checks the frequency against the limit */
 		err = perf_event_period(event, c->config.sample_freq);
 	if (err) {
@@ -544,6 +544,23 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
+/*
+ * Set @event's period, or its frequency for a counter made with one. perf
+ * turns the frequency of cpu-clock and task-clock into a fixed period when
+ * it makes the event (their hrtimer has no frequency mode, and
+ * attr.freq is cleared): those get one second divided by the frequency.
+ */
+static int set_event_period(struct perfkmod_counter *c,
+			    struct perf_event *event, u64 value)
+{
+	if (c->config.sample_freq && !event->attr.freq) {
+		if (!value || value > NSEC_PER_SEC)
+			return -EINVAL;
+		value = div64_u64(NSEC_PER_SEC, value);
+	}
+	return perf_event_period(event, value);
+}
+
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
 	int cpu, err = 0;
@@ -552,13 +569,13 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		return -EINVAL;
 	mutex_lock(&c->lock);
 	if (!c->cpus) {
-		err = perf_event_period(c->event, value);
+		err = set_event_period(c, c->event, value);
 	} else {
 		for_each_possible_cpu(cpu) {
 			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
 			if (pc->event)
-				err = perf_event_period(pc->event, value);
+				err = set_event_period(c, pc->event, value);
 			if (err)
 				break;
 		}

@@ -78,7 +78,7 @@ run_lane() {
 	x86-debug) arch=x86_64 timeout=1800 ;;
 	# KCSAN's watchpoints make this kernel the slowest of the lanes
 	x86-kcsan) arch=x86_64 timeout=2400 ;;
-	distro) arch=x86_64 timeout=300 target=module ;;
+	distro) arch=x86_64 timeout=900 target=module ;;
 	arm64-pmu)
 		arch=arm64 timeout=1200
 		busybox=$cache/arm64-busybox/bin/busybox

@@ -433,6 +433,40 @@ static void set_period(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * task-clock at 100 Hz, then 50 Hz: perf turns an hrtimer event's frequency
+ * into a period of 1 s / frequency, so 300 ms of this task's own run time
+ * cannot overflow more than 30 times, then 15 (a frequency taken as a
+ * period in nanoseconds would overflow every 10 us, thousands of times).
+ */
+static void clock_freq_overflows(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.sample_freq = 100,
+	};
+	struct perfkmod_counter *c = create(test, &cfg);
+	struct perfkmod_stats st;
+	u64 first;
+
+	busy_ms(300);
+	perfkmod_counter_stats(c, &st);
+	KUNIT_EXPECT_GE(test, st.overflows, 1);
+	KUNIT_EXPECT_LE(test, st.overflows, 31);
+	first = st.overflows;
+
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_set_period(c, 50), 0);
+	busy_ms(300);
+	perfkmod_counter_stats(c, &st);
+	KUNIT_EXPECT_LE(test, st.overflows - first, 16);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 0), -EINVAL);
+	kunit_info(test, "%llu overflows at 100 Hz, %llu at 50 Hz", first,
+		   st.overflows - first);
+}
+
 /* A counter created disabled counts nothing until enabled. */
 static void created_disabled(struct kunit *test)
 {
@@ -611,6 +645,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
+	KUNIT_CASE(clock_freq_overflows),
 	KUNIT_CASE(scale_maths),
 	KUNIT_CASE(strerror_words),
 	KUNIT_CASE_PARAM(hw_event_counts, hw_gen_params),

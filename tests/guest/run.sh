@@ -8,6 +8,12 @@
 lane=$1
 log "PERFKMOD-LANE $lane"
 
+# An emulated CPU on a loaded host can take minutes over a few thousand
+# RCU grace periods: report hung tasks after 10 minutes, not 2 (a real
+# deadlock is still reported, and the lane's timeout ends it).
+hung=/proc/sys/kernel/hung_task_timeout_secs
+[ -e $hung ] && echo 600 >$hung
+
 # The data-race lane is worth something only while KCSAN watches.
 if [ "$lane" = x86-kcsan ]; then
 	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan

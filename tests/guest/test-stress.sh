@@ -11,17 +11,21 @@
 client=/sys/module/perfkmod_client/parameters/value
 field() { cut -d' ' -f"$1" $client; }
 
-# 100 cycles (20 on the slow KCSAN kernel): perfkmod, a client with a
-# sampling all-CPUs counter and a callback, a read, then both removed.
+# 100 cycles (20 on the slow KCSAN kernel): perfkmod with two counters made
+# at load time, a client with a sampling all-CPUs counter and a callback,
+# reads, then both modules removed with their counters live.
 n=100
 [ "$1" = x86-kcsan ] && n=20
 cycles() {
 	i=0
 	while [ $i -lt $n ]; do
-		insmod $MODDIR/perfkmod.ko || return 1
+		insmod $MODDIR/perfkmod.ko \
+			counters="pf=page-faults;clk=cpu-clock,period=1000000" ||
+			return 1
 		insmod $MODDIR/perfkmod_client.ko \
 			spec="cpu-clock,period=100000" || return 1
 		field 1 >/dev/null || return 1
+		cat $DBG/counters/clk/value >/dev/null || return 1
 		rmmod perfkmod_client || return 1
 		rmmod perfkmod || return 1
 		i=$((i + 1))
