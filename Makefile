@@ -7,6 +7,9 @@
 # make check LANE=x    one lane: lint, x86-debug, distro or arm64-pmu
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
+# make bench           perfkmod's costs next to raw perf, in QEMU (docs/BENCHMARKS.md)
+# make bench SMOKE=1   the same with tiny iteration counts, timing nothing
+# make bench-module    build the benchmark module in bench/ against KDIR
 #
 # KDIR, ARCH and CROSS_COMPILE are passed to the kernel build as usual.
 
@@ -28,6 +31,11 @@ samples: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
 
+# The benchmark module, a client like samples/.
+bench-module: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
+
 kdir:
 	@test -f $(KDIR)/Makefile || { \
 	  echo "No kernel build tree at $(KDIR)."; \
@@ -37,6 +45,7 @@ kdir:
 clean:
 	$(kbuild) clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench clean 2>/dev/null || true
 	rm -rf .build
 
 check:
@@ -48,4 +57,7 @@ lint:
 demo:
 	scripts/demo.sh
 
-.PHONY: all module tests samples kdir clean check lint demo
+bench:
+	scripts/bench.sh $(if $(SMOKE),--smoke)
+
+.PHONY: all module tests samples bench-module kdir clean check lint demo bench

@@ -4,7 +4,7 @@
 # Run perfkmod's tests in QEMU: "make check" runs this.
 #
 #   scripts/check.sh [LANE...]    default: lint x86-debug distro arm64-pmu
-#                                 x86-kcsan
+#                                 x86-kcsan bench-smoke
 #
 # The lint lane runs the kernel's style gates (scripts/lint.sh) against
 # the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
@@ -13,13 +13,17 @@
 # with W=1, in a directory of the lane's own (.build/LANE); make an
 # initramfs; boot it; judge the console log (scripts/judge.py). Ends with
 # the line "N passed, N failed, N skipped" over all lanes and exits 1 when
-# anything failed, any kernel report included.
+# anything failed, any kernel report included. The bench-smoke lane runs
+# "make bench SMOKE=1" (scripts/bench.sh --smoke): the benchmarks with tiny
+# counts on Debian's kernel; each table row produced is one test passed,
+# each missing one a test failed, the scale rows of 1024 and 4096 counters
+# (not run in the smoke) skips; no timing is judged.
 
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan}
+lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan bench-smoke}
 passed=0 failed=0 skipped=0
 
 "$top/scripts/deps.sh" $lanes || exit 1
@@ -118,11 +122,30 @@ run_lint() {
 	passed=$((passed + p)) failed=$((failed + f))
 }
 
+# The benchmarks, smoke-sized: every row of the table must be produced.
+run_bench_smoke() {
+	local lane=bench-smoke out rc=0 p s m start=$SECONDS
+
+	echo "== bench-smoke"
+	out=$("$top/scripts/bench.sh" --smoke 2>&1) || rc=$?
+	echo "$out" | grep -E "^(bench|error)" | grep -v "^bench: booting"
+	p=$(echo "$out" | sed -n 's/^bench-smoke: \([0-9]*\) rows produced.*/\1/p')
+	s=$(echo "$out" | sed -n 's/^bench-smoke: .*, \([0-9]*\) skipped.*/\1/p')
+	m=$(echo "$out" | sed -n 's/^bench-smoke: .*, \([0-9]*\) missing.*/\1/p')
+	p=${p:-0} s=${s:-0} m=${m:-0}
+	# bench.sh failing without a missing row (a build, a boot, a splat)
+	# still fails the lane
+	[ $rc = 0 ] || [ "$m" != 0 ] || m=1
+	passed=$((passed + p)) failed=$((failed + m)) skipped=$((skipped + s))
+	echo "bench-smoke: $((SECONDS - start)) s, table in $top/.build/bench-smoke/table.txt"
+}
+
 for lane in $lanes; do
 	case $lane in
 	lint) run_lint ;;
 	x86-debug | x86-kcsan | distro | arm64-pmu) run_lane "$lane" ;;
-	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, x86-kcsan)" ;;
+	bench-smoke) run_bench_smoke ;;
+	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, x86-kcsan, bench-smoke)" ;;
 	esac
 done
 

@@ -3,7 +3,8 @@
 #
 # Install the Debian packages the given lanes need (as root), or name them.
 #
-#   scripts/deps.sh LANE...     LANE: lint | x86-debug | arm64-pmu | distro
+#   scripts/deps.sh LANE...     LANE: lint | x86-debug | arm64-pmu | distro |
+#                               bench-smoke
 #
 # The arm64 lane also needs busybox-static for arm64: that package is
 # downloaded (not installed) into $PERFKMOD_CACHE/arm64-busybox/, which
@@ -20,7 +21,7 @@ for lane in "$@"; do
 	case $lane in
 	lint) pkgs="$pkgs sparse linux-headers-amd64 python3-sphinx" ;;
 	x86-debug | x86-kcsan) pkgs="$pkgs qemu-system-x86" ;;
-	distro) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
+	distro | bench-smoke) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
 	arm64-pmu)
 		pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 		arm64=1

@@ -3,15 +3,17 @@
 #
 # Build the test VM's initramfs.
 #
-#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR]
+#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR [GUEST_DIR]]
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
 # modules of tests/ go to /modules/kunit/, the module DKMS installed, in
 # MODULE_DIR/dkms/, to /modules/dkms/), the static helper programs found
-# in HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). It is
-# made with the kernel's own gen_init_cpio, so that /dev/console exists
-# without root privileges.
+# in HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The
+# benchmark module, when MODULE_DIR/bench has it, goes to /modules/ too,
+# and the scripts of GUEST_DIR to /tests/ beside those of tests/guest/.
+# It is made with the kernel's own gen_init_cpio, so that /dev/console
+# exists without root privileges.
 
 set -euo pipefail
 
@@ -21,6 +23,7 @@ out=${1:?usage: initramfs.sh OUT BUSYBOX MODULE_DIR [HELPER_DIR]}
 busybox=${2:?busybox}
 moddir=${3:?module dir}
 helpers=${4:-}
+guest=${5:-}
 
 gen=$cache/bin/gen_init_cpio
 if [ ! -x "$gen" ]; then
@@ -39,11 +42,11 @@ spec=$out.spec
 	echo "file /init $top/tests/guest/init 0755 0 0"
 	# the userspace tool, as a user would install it
 	echo "file /bin/perfkstat $top/scripts/perfkstat 0755 0 0"
-	for f in "$top"/tests/guest/*; do
+	for f in "$top"/tests/guest/* ${guest:+"$guest"/*}; do
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done
 	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
-	for f in "$moddir"/samples/*.ko; do
+	for f in "$moddir"/samples/*.ko "$moddir"/bench/*.ko; do
 		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
 	done
 	if [ -e "$moddir/dkms/perfkmod.ko" ]; then

@@ -124,7 +124,7 @@ for kdir in "${kdirs[@]}"; do
 	mkdir -p "$work/$name"
 	rsync -a --delete --exclude=.git --exclude=.build "$top/" "$work/$name/src/"
 	if make -C "$work/$name/src" KDIR="$kdir" C=2 CHECK=sparse W=1 $tests \
-		module samples >"$work/$name/sparse.log" 2>&1; then
+		module samples bench-module >"$work/$name/sparse.log" 2>&1; then
 		out=$(grep -E "warning:|error:" "$work/$name/sparse.log")
 	else
 		out=$(tail -20 "$work/$name/sparse.log")

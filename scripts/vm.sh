@@ -10,6 +10,10 @@
 # ARCH is x86_64 or arm64. On arm64 the machine is virt with GICv3 and
 # -cpu max, whose emulated PMUv3 raises overflows as pseudo-NMIs when the
 # kernel is booted with irqchip.gicv3_pseudo_nmi=1 (added here).
+#
+# Environment: PERFKMOD_SMP, the number of CPUs (default 2);
+# PERFKMOD_QEMU_EXTRA, more QEMU options, split at spaces (e.g.
+# "-icount shift=0", which scripts/bench.sh uses).
 
 set -euo pipefail
 
@@ -44,6 +48,9 @@ arm64)
 	exit 1
 	;;
 esac
+
+# shellcheck disable=SC2206 # split on purpose: a list of options
+qemu+=(${PERFKMOD_QEMU_EXTRA:-})
 
 rc=0
 timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$initrd" \

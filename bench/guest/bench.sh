@@ -1,0 +1,105 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark guest (perfkmod_run=bench.sh, booted by scripts/bench.sh):
+# loads perfkmod and the benchmark module, runs each section, and sends
+# every figure to the kernel log as "PERFKMOD-BENCH KEY VALUE" lines.
+# perfkmod_bench_smoke=1 on the kernel command line: tiny counts.
+
+. /tests/lib.sh
+
+mode=${perfkmod_bench_mode:-run}
+log "PERFKMOD-BENCH mode.$mode 1"
+log "PERFKMOD-BENCH cpus $(grep -c ^processor /proc/cpuinfo)"
+
+if [ "${perfkmod_bench_smoke:-0}" = 1 ]; then
+	params="iters=200 reps=1 work=200000 scale_max=64"
+	hold=256 ureads=100
+else
+	params="iters=20000 reps=5 work=20000000"
+	hold=4096 ureads=20000
+fi
+
+bench() {
+	insmod $MODDIR/perfkmod_bench.ko $params "$@" ||
+		log "PERFKMOD-BENCH-ERROR insmod perfkmod_bench $*"
+	loaded perfkmod_bench && rmmod perfkmod_bench
+}
+
+# Slab and per-CPU memory in kB, with empty slabs given back first.
+kmem() {
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 >"$f"
+	done 2>/dev/null
+	awk '$1 == "Slab:" || $1 == "Percpu:" { kb += $2 } END { print kb }' \
+		/proc/meminfo
+}
+
+# Objects in use per slab cache: "NAME ACTIVE_OBJS OBJSIZE" lines.
+slabs() {
+	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo
+}
+
+# What each cache holds more in $2 than in $1, in bytes per counter, for
+# caches that grew by at least one object per 8 counters.
+slab_delta() {
+	awk -v n=$hold -v kind="$3" 'FNR == NR { a[$1] = $2; next }
+		{ d = ($2 - a[$1]) * $3
+		  if ($2 - a[$1] >= n / 8)
+			printf "PERFKMOD-BENCH mem.%s.cache.%s %d\n", kind, $1, d / n
+		  t += d }
+		END { printf "PERFKMOD-BENCH mem.%s.slabobj.bytes %d\n", kind, t / n }' \
+		"$1" "$2"
+}
+
+# Kernel memory per counter of KIND, in bytes: N counters held against 0.
+memory() {
+	insmod $MODDIR/perfkmod_bench.ko hold=0 kind="$1"
+	m0=$(kmem)
+	slabs >/tmp/slabs0
+	rmmod perfkmod_bench
+	insmod $MODDIR/perfkmod_bench.ko hold=$hold kind="$1" ||
+		{ log "PERFKMOD-BENCH-ERROR hold=$hold kind=$1"; return; }
+	m1=$(kmem)
+	slabs >/tmp/slabs1
+	rmmod perfkmod_bench
+	log "PERFKMOD-BENCH mem.$1.bytes $(((m1 - m0) * 1024 / hold))"
+	[ -s /tmp/slabs0 ] && slab_delta /tmp/slabs0 /tmp/slabs1 "$1" |
+		while IFS= read -r line; do
+			log "$line"
+		done
+}
+
+insmod $MODDIR/perfkmod.ko max_counters=65536 ||
+	log "PERFKMOD-BENCH-ERROR insmod perfkmod"
+
+# Workload overhead first, with perf's default throttling limits.
+log "PERFKMOD-BENCH max_sample_rate.before $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+bench sections=workload
+log "PERFKMOD-BENCH max_sample_rate.after $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+
+# Dispatch overflows one per write: lift the rate limits perf would
+# otherwise throttle that at (the order matters: the rate is refused
+# once throttling is off).
+echo 10000000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+bench sections=dispatch,read,scale
+
+# The all-CPUs read again with 2 CPUs online.
+if [ -e /sys/devices/system/cpu/cpu3/online ]; then
+	echo 0 >/sys/devices/system/cpu/cpu3/online
+	echo 0 >/sys/devices/system/cpu/cpu2/online
+	bench sections=read
+	echo 1 >/sys/devices/system/cpu/cpu2/online
+	echo 1 >/sys/devices/system/cpu/cpu3/online
+fi
+
+memory raw
+memory perfkmod
+
+ureadbench $ureads 2>&1 | while IFS= read -r line; do
+	log "$line"
+done
+
+rmmod perfkmod
+log "PERFKMOD-BENCH-END"

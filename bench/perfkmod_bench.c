@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfkmod_bench: what perfkmod costs, measured next to raw perf in the
+ * same kernel, run by scripts/bench.sh inside QEMU ("make bench").
+ *
+ *	insmod perfkmod_bench.ko sections=dispatch,read,scale,workload
+ *	insmod perfkmod_bench.ko hold=4096 kind=perfkmod   (memory, see below)
+ *
+ * It is a client module like any other: it uses perfkmod's exported API
+ * only, and raw perf through perf_event_create_kernel_counter().
+ *
+ * Every figure is a duration measured with ktime_get_ns() on CPU 0 (the
+ * module pins the loading task there), divided by the operations done,
+ * the median of @reps repetitions in which perfkmod and its raw anchor
+ * alternate. Under QEMU's -icount shift=0 one guest nanosecond is one
+ * guest instruction, so the same figures are instructions per operation.
+ * Nothing here depends on wall time: sources fire per event or per guest
+ * nanosecond, and loops are counted.
+ *
+ * Results are kernel log lines scripts/bench.sh reads:
+ *
+ *	PERFKMOD-BENCH KEY VALUE
+ *
+ * where VALUE is a count, a per-operation figure in thousandths of a
+ * nanosecond for keys that end in ".ns", or the nanoseconds of one whole
+ * workload run for keys that end in ".run".
+ *
+ * With hold=N the module only creates N counters of @kind at load and
+ * releases them at unload, so that the guest can read the kernel's memory
+ * counters in between.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "perfkmod.h"
+
+static char *sections = "dispatch,read,scale,workload";
+module_param(sections, charp, 0400);
+MODULE_PARM_DESC(sections, "comma-separated: dispatch, read, scale, workload");
+
+static unsigned int iters = 20000;
+module_param(iters, uint, 0400);
+MODULE_PARM_DESC(iters, "breakpoint overflows and reads per measurement");
+
+static unsigned int reps = 5;
+module_param(reps, uint, 0400);
+MODULE_PARM_DESC(reps, "repetitions; the median is reported (1-15)");
+
+static unsigned long work = 20000000;
+module_param(work, ulong, 0400);
+MODULE_PARM_DESC(work, "loop iterations of the CPU-bound workload");
+
+static unsigned int scale_max = 4096;
+module_param(scale_max, uint, 0400);
+MODULE_PARM_DESC(scale_max, "scale: skip the counts above this (the smoke run's 64)");
+
+static int hold = -1;
+module_param(hold, int, 0400);
+MODULE_PARM_DESC(hold, "only create this many counters and keep them until unload");
+
+static char *kind = "perfkmod";
+module_param(kind, charp, 0400);
+MODULE_PARM_DESC(kind, "counters hold= creates: perfkmod or raw");
+
+#define BENCH_CPU	0
+#define MAX_REPS	15
+/* The most CPUs the all-CPUs read figure reads raw events on. */
+#define READ_MAX_CPUS	16
+/* What perf stores in hw.interrupts when it throttles, as in overflow.c. */
+#define BENCH_THROTTLED	(~0ULL)
+/* The shortest cpu-clock period perf accepts, in ns. */
+#define CLOCK_PERIOD	10000
+
+static void report(const char *key, u64 value)
+{
+	pr_info("PERFKMOD-BENCH %s %llu\n", key, value);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @n samples, reported as KEY. */
+static void report_median(const char *key, u64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	report(key, v[n / 2]);
+}
+
+/* Thousandths of a nanosecond per operation. */
+static u64 per_op(u64 ns, u64 ops)
+{
+	return ops ? div64_u64(ns * 1000, ops) : 0;
+}
+
+/* --- what raw perf does, with a handler of our own ---------------------- */
+
+struct raw_ctx {
+	u64 overflows;
+	u64 throttled;
+};
+
+/* Context: perf's overflow context (here an exception or hard IRQ). */
+static void raw_handler(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	struct raw_ctx *r = event->overflow_handler_context;
+
+	WRITE_ONCE(r->overflows, r->overflows + 1);
+	/* counted as perfkmod counts it */
+	if (READ_ONCE(event->hw.interrupts) == BENCH_THROTTLED)
+		WRITE_ONCE(r->throttled, r->throttled + 1);
+}
+
+static void config_to_raw(const struct perfkmod_config *cfg,
+			  struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = cfg->type;
+	attr->config = cfg->config;
+	attr->bp_addr = cfg->bp_addr;
+	attr->bp_len = cfg->bp_len;
+	attr->bp_type = cfg->bp_type;
+	if (cfg->sample_freq) {
+		attr->freq = 1;
+		attr->sample_freq = cfg->sample_freq;
+	} else {
+		attr->sample_period = cfg->sample_period;
+	}
+}
+
+static struct perf_event *raw_create(const struct perfkmod_config *cfg,
+				     int cpu, struct raw_ctx *r)
+{
+	struct perf_event_attr attr;
+	bool sampling = cfg->sample_period || cfg->sample_freq;
+
+	config_to_raw(cfg, &attr);
+	return perf_event_create_kernel_counter(&attr, cpu, NULL,
+						sampling ? raw_handler : NULL,
+						sampling ? r : NULL);
+}
+
+/* --- overflow sources ---------------------------------------------------- */
+
+/* The variable the breakpoint watches. */
+static unsigned long bench_var;
+static u64 bench_sink;
+
+/* One write, so one overflow of a period-1 write breakpoint, each turn. */
+static noinline void spin_writes(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(bench_var, i);
+}
+
+/* The CPU-bound workload: @n turns of a linear congruential generator. */
+static noinline void spin_work(unsigned long n)
+{
+	u64 x = 1;
+	unsigned long i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		OPTIMIZER_HIDE_VAR(x);
+	}
+	WRITE_ONCE(bench_sink, x);
+}
+
+static void bp_config(struct perfkmod_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->type = PERF_TYPE_BREAKPOINT;
+	cfg->bp_addr = (unsigned long)&bench_var;
+	cfg->bp_len = HW_BREAKPOINT_LEN_8;
+	cfg->bp_type = HW_BREAKPOINT_W;
+	cfg->sample_period = 1;
+	cfg->target = PERFKMOD_TARGET_CPU;
+	cfg->cpu = BENCH_CPU;
+}
+
+static void clock_config(struct perfkmod_config *cfg, u64 period, u64 freq)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->type = PERF_TYPE_SOFTWARE;
+	cfg->config = PERF_COUNT_SW_CPU_CLOCK;
+	cfg->sample_period = period;
+	cfg->sample_freq = freq;
+	cfg->target = PERFKMOD_TARGET_CPU;
+	cfg->cpu = BENCH_CPU;
+}
+
+/* Time one run of a source: @n writes, or @n workload turns. */
+static u64 run_source(bool bp, unsigned long n)
+{
+	u64 t0, t1;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	if (bp)
+		spin_writes(n);
+	else
+		spin_work(n);
+	t1 = ktime_get_ns();
+	return t1 - t0;
+}
+
+/* --- 1. overflow dispatch ------------------------------------------------ */
+
+/* Context: perfkmod's trampoline; one CPU, so a plain increment. */
+static void count_cb(const struct perfkmod_sample *s, struct pt_regs *regs,
+		     void *context)
+{
+	u64 *n = context;
+
+	WRITE_ONCE(*n, *n + 1);
+}
+
+enum dispatch_case { D_RAW, D_PK0, D_PK1, D_PK8, D_PK64, D_DEFER, D_CASES };
+
+static const char * const dispatch_names[D_CASES] = {
+	"raw", "pk0", "pk1", "pk8", "pk64", "pkdefer",
+};
+
+struct dispatch_result {
+	u64 ns[D_CASES][MAX_REPS];
+	u64 overflows[D_CASES];
+	u64 throttled[D_CASES];
+	u64 dropped;
+};
+
+/* Per-overflow cost of a run beyond the run without any event. */
+static u64 extra_per_overflow(u64 t, u64 t_none, u64 overflows)
+{
+	return per_op(t > t_none ? t - t_none : 0, overflows);
+}
+
+static int register_n(struct perfkmod_counter *c, int n, u64 *calls,
+		      enum perfkmod_delivery delivery)
+{
+	struct perfkmod_callback *cb;
+
+	while (n--) {
+		cb = perfkmod_callback_register(c, count_cb, calls, delivery);
+		if (IS_ERR(cb))
+			return PTR_ERR(cb);
+	}
+	return 0;
+}
+
+/*
+ * One repetition of every dispatch case on one source. Callbacks are left
+ * registered: releasing the counter unregisters them.
+ */
+static int dispatch_rep(bool bp, unsigned long n, struct dispatch_result *res,
+			unsigned int rep)
+{
+	static const int more[] = { [D_PK1] = 1, [D_PK8] = 7, [D_PK64] = 56 };
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	struct perfkmod_stats st;
+	struct perf_event *event;
+	struct raw_ctx r = {};
+	u64 t_none, calls = 0, before;
+	int i, err;
+
+	if (bp)
+		bp_config(&cfg);
+	else
+		clock_config(&cfg, CLOCK_PERIOD, 0);
+
+	/* the first run also pays QEMU's translation of the loop: not timed */
+	run_source(bp, n);
+	t_none = run_source(bp, n);
+
+	event = raw_create(&cfg, BENCH_CPU, &r);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	res->ns[D_RAW][rep] = run_source(bp, n);
+	res->ns[D_RAW][rep] = extra_per_overflow(res->ns[D_RAW][rep], t_none,
+						 READ_ONCE(r.overflows));
+	perf_event_release_kernel(event);
+	res->overflows[D_RAW] += r.overflows;
+	res->throttled[D_RAW] += r.throttled;
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	for (i = D_PK0; i <= D_PK64; i++) {
+		err = register_n(c, more[i], &calls, PERFKMOD_DELIVER_DIRECT);
+		if (err)
+			goto out;
+		perfkmod_counter_stats(c, &st);
+		before = st.overflows;
+		res->ns[i][rep] = run_source(bp, n);
+		perfkmod_counter_stats(c, &st);
+		res->ns[i][rep] = extra_per_overflow(res->ns[i][rep], t_none,
+						     st.overflows - before);
+		res->overflows[i] += st.overflows - before;
+	}
+	res->throttled[D_PK64] += st.throttled;
+	perfkmod_counter_release(c);
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	err = register_n(c, 1, &calls, PERFKMOD_DELIVER_IRQ);
+	if (err)
+		goto out;
+	res->ns[D_DEFER][rep] = run_source(bp, n);
+	perfkmod_counter_stats(c, &st);
+	res->ns[D_DEFER][rep] = extra_per_overflow(res->ns[D_DEFER][rep],
+						   t_none, st.overflows);
+	res->overflows[D_DEFER] += st.overflows;
+	res->throttled[D_DEFER] += st.throttled;
+	res->dropped += st.dropped;
+out:
+	perfkmod_counter_release(c);
+	return err;
+}
+
+static int bench_dispatch_source(bool bp)
+{
+	const char *src = bp ? "bp" : "clock";
+	struct dispatch_result *res;
+	char key[64];
+	unsigned long n;
+	unsigned int i;
+	int err = 0;
+
+	res = kzalloc(sizeof(*res), GFP_KERNEL);
+	if (!res)
+		return -ENOMEM;
+	/* cpu-clock: enough work for about iters / 4 overflows of 10 us */
+	n = bp ? iters : (unsigned long)iters * 1000;
+	for (i = 0; i < reps && !err; i++)
+		err = dispatch_rep(bp, n, res, i);
+	if (err)
+		goto out;
+	for (i = 0; i < D_CASES; i++) {
+		snprintf(key, sizeof(key), "dispatch.%s.%s.ns", src,
+			 dispatch_names[i]);
+		report_median(key, res->ns[i], reps);
+		snprintf(key, sizeof(key), "dispatch.%s.%s.overflows", src,
+			 dispatch_names[i]);
+		report(key, res->overflows[i]);
+	}
+	snprintf(key, sizeof(key), "dispatch.%s.raw.throttled", src);
+	report(key, res->throttled[D_RAW]);
+	snprintf(key, sizeof(key), "dispatch.%s.pk.throttled", src);
+	report(key, res->throttled[D_PK64]);
+	snprintf(key, sizeof(key), "dispatch.%s.pkdefer.dropped", src);
+	report(key, res->dropped);
+out:
+	kfree(res);
+	return err;
+}
+
+/*
+ * What the trampoline spends on the sample's timestamp: local_clock(), in a
+ * loop (the loop without it subtracted).
+ */
+static void bench_local_clock(void)
+{
+	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
+	unsigned int i, r;
+
+	for (r = 0; r < reps; r++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += i;
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t1 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += local_clock();
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t2 = ktime_get_ns();
+		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
+			      iters);
+	}
+	WRITE_ONCE(bench_sink, sum);
+	report_median("dispatch.local_clock.ns", v, reps);
+}
+
+static int bench_dispatch(void)
+{
+	/* perfkmod refuses sampling breakpoints on arm64 */
+	int err = IS_ENABLED(CONFIG_X86) ? bench_dispatch_source(true) : 0;
+
+	bench_local_clock();
+	return err ?: bench_dispatch_source(false);
+}
+
+/* --- 2. in-kernel read --------------------------------------------------- */
+
+static u64 time_pk_reads(struct perfkmod_counter *c)
+{
+	struct perfkmod_value v;
+	unsigned int i;
+	u64 t0;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters; i++)
+		perfkmod_counter_read(c, &v);
+	return per_op(ktime_get_ns() - t0, iters);
+}
+
+static u64 time_raw_reads(struct perf_event **events, int n)
+{
+	u64 t0, enabled, running, sum = 0;
+	unsigned int i;
+	int e;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters; i++)
+		for (e = 0; e < n; e++)
+			sum += perf_event_read_value(events[e], &enabled,
+						     &running);
+	WRITE_ONCE(bench_sink, sum);
+	return per_op(ktime_get_ns() - t0, iters);
+}
+
+/* perfkmod's read of @cfg's counter against perf_event_read_value(). */
+static int bench_read_one(const char *name, struct perfkmod_config *cfg)
+{
+	struct perf_event *events[READ_MAX_CPUS];
+	u64 pk[MAX_REPS], raw[MAX_REPS];
+	struct perfkmod_counter *c;
+	int cpu, n = 0, err = 0;
+	unsigned int i;
+	char key[64];
+
+	c = perfkmod_counter_create(cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (cfg->target == PERFKMOD_TARGET_CPU && cpu != cfg->cpu)
+			continue;
+		if (n == ARRAY_SIZE(events))
+			break;
+		events[n] = raw_create(cfg, cpu, NULL);
+		if (IS_ERR(events[n])) {
+			err = PTR_ERR(events[n]);
+			break;
+		}
+		n++;
+	}
+	cpus_read_unlock();
+	if (err)
+		goto out;
+	/* warm-up: perf's and perfkmod's paths run once before timing */
+	time_pk_reads(c);
+	time_raw_reads(events, n);
+	for (i = 0; i < reps; i++) {
+		pk[i] = time_pk_reads(c);
+		raw[i] = time_raw_reads(events, n);
+	}
+	snprintf(key, sizeof(key), "read.%s.pk.ns", name);
+	report_median(key, pk, reps);
+	snprintf(key, sizeof(key), "read.%s.raw.ns", name);
+	report_median(key, raw, reps);
+out:
+	while (n--)
+		perf_event_release_kernel(events[n]);
+	perfkmod_counter_release(c);
+	return err;
+}
+
+static int bench_read(void)
+{
+	struct perfkmod_config cfg;
+	char name[16];
+	int err;
+
+	clock_config(&cfg, 0, 0);
+	err = bench_read_one("cpu", &cfg);
+	if (err)
+		return err;
+	cfg.target = PERFKMOD_TARGET_ALL_CPUS;
+	snprintf(name, sizeof(name), "all%u", num_online_cpus());
+	return bench_read_one(name, &cfg);
+}
+
+/* --- 4. scale ------------------------------------------------------------ */
+
+/*
+ * The counters of the scale runs and of hold=: one-CPU cpu-clock, counting
+ * only. Not context-switches: every context switch updates each of those
+ * on the CPU, and perfkmod's create and release switch to the CPU's
+ * hotplug thread and back, which would make each cost grow with n.
+ */
+static void scale_config(struct perfkmod_config *cfg)
+{
+	clock_config(cfg, 0, 0);
+}
+
+/* Create @n counters of either kind into @v; on failure none is left. */
+static int create_n(bool pk, void **v, int n)
+{
+	struct perfkmod_config cfg;
+	int i, err;
+
+	scale_config(&cfg);
+	for (i = 0; i < n; i++) {
+		v[i] = pk ? (void *)perfkmod_counter_create(&cfg) :
+			    (void *)raw_create(&cfg, BENCH_CPU, NULL);
+		if (IS_ERR(v[i])) {
+			err = PTR_ERR(v[i]);
+			goto err_release;
+		}
+	}
+	return 0;
+
+err_release:
+	while (i--)
+		pk ? perfkmod_counter_release(v[i]) :
+		     (void)perf_event_release_kernel(v[i]);
+	return err;
+}
+
+static void release_n(bool pk, void **v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (pk)
+			perfkmod_counter_release(v[i]);
+		else
+			perf_event_release_kernel(v[i]);
+	}
+}
+
+static int bench_scale(void)
+{
+	static const int counts[] = { 1, 64, 1024, 4096 };
+	u64 create[2][MAX_REPS], release[2][MAX_REPS], t0;
+	unsigned int c, i, k, nreps;
+	char key[64];
+	void **v;
+	int err;
+
+	v = kvmalloc_array(4096, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	for (c = 0; c < ARRAY_SIZE(counts); c++) {
+		if (counts[c] > scale_max) {
+			snprintf(key, sizeof(key), "scale.%d.skipped", counts[c]);
+			report(key, 1);
+			continue;
+		}
+		/*
+		 * Creating n events on one CPU costs perf O(n^2) (each install
+		 * reschedules the CPU's whole context): 4096 is timed once.
+		 */
+		nreps = counts[c] > 1024 ? 1 : reps;
+		for (i = 0; i < nreps; i++) {
+			for (k = 0; k < 2; k++) {
+				cond_resched();
+				t0 = ktime_get_ns();
+				err = create_n(k, v, counts[c]);
+				if (err)
+					goto out;
+				create[k][i] = per_op(ktime_get_ns() - t0,
+						      counts[c]);
+				t0 = ktime_get_ns();
+				release_n(k, v, counts[c]);
+				release[k][i] = per_op(ktime_get_ns() - t0,
+						       counts[c]);
+			}
+		}
+		for (k = 0; k < 2; k++) {
+			snprintf(key, sizeof(key), "scale.%d.%s.create.ns",
+				 counts[c], k ? "pk" : "raw");
+			report_median(key, create[k], nreps);
+			snprintf(key, sizeof(key), "scale.%d.%s.release.ns",
+				 counts[c], k ? "pk" : "raw");
+			report_median(key, release[k], nreps);
+		}
+	}
+out:
+	kvfree(v);
+	return err;
+}
+
+/* --- 5. workload overhead ------------------------------------------------ */
+
+enum work_case { W_RAW, W_PK, W_PKFREQ, W_CASES };
+
+static const char * const work_names[W_CASES] = { "raw", "pk", "pkfreq" };
+
+/*
+ * The workload with one counter of @wc sampling cpu-clock at @freq on
+ * CPU 0: the raw anchor with a no-op handler asks perf for @freq; perfkmod
+ * with one direct callback gets the period perf derives from @freq for
+ * cpu-clock (W_PK), or asks for @freq itself (W_PKFREQ).
+ */
+static int work_run(enum work_case wc, u64 freq, u64 *ns, u64 *overflows,
+		    u64 *throttled)
+{
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	struct perf_event *event;
+	struct raw_ctx r = {};
+	u64 calls = 0;
+
+	if (wc == W_PK)
+		clock_config(&cfg, div64_u64(NSEC_PER_SEC, freq), 0);
+	else
+		clock_config(&cfg, 0, freq);
+	if (wc == W_RAW) {
+		event = raw_create(&cfg, BENCH_CPU, &r);
+		if (IS_ERR(event))
+			return PTR_ERR(event);
+		*ns = run_source(false, work);
+		perf_event_release_kernel(event);
+		*overflows += r.overflows;
+		*throttled += r.throttled;
+		return 0;
+	}
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	cb = perfkmod_callback_register(c, count_cb, &calls,
+					PERFKMOD_DELIVER_DIRECT);
+	if (IS_ERR(cb)) {
+		perfkmod_counter_release(c);
+		return PTR_ERR(cb);
+	}
+	*ns = run_source(false, work);
+	perfkmod_counter_stats(c, &st);
+	perfkmod_counter_release(c);
+	*overflows += st.overflows;
+	*throttled += st.throttled;
+	return 0;
+}
+
+static int bench_workload(void)
+{
+	static const u64 freqs[] = { 100, 1000, 10000 };
+	u64 none[MAX_REPS], ns[W_CASES][MAX_REPS];
+	u64 overflows[W_CASES], throttled[W_CASES];
+	unsigned int f, i, k;
+	char key[64];
+	int err;
+
+	run_source(false, work);	/* warm-up */
+	report("work.iterations", work);
+	for (f = 0; f < ARRAY_SIZE(freqs); f++) {
+		memset(overflows, 0, sizeof(overflows));
+		memset(throttled, 0, sizeof(throttled));
+		/* no counter, raw, perfkmod, in turn: the same noise for all */
+		for (i = 0; i < reps; i++) {
+			none[i] = run_source(false, work);
+			for (k = 0; k < W_CASES; k++) {
+				err = work_run(k, freqs[f], &ns[k][i],
+					       &overflows[k], &throttled[k]);
+				if (err)
+					return err;
+			}
+		}
+		snprintf(key, sizeof(key), "work.%llu.none.run", freqs[f]);
+		report_median(key, none, reps);
+		for (k = 0; k < W_CASES; k++) {
+			snprintf(key, sizeof(key), "work.%llu.%s.run", freqs[f],
+				 work_names[k]);
+			report_median(key, ns[k], reps);
+			snprintf(key, sizeof(key), "work.%llu.%s.overflows",
+				 freqs[f], work_names[k]);
+			report(key, div_u64(overflows[k], reps));
+			snprintf(key, sizeof(key), "work.%llu.%s.throttled",
+				 freqs[f], work_names[k]);
+			report(key, throttled[k]);
+		}
+	}
+	return 0;
+}
+
+/* --- hold=: counters kept for the guest's memory figures ----------------- */
+
+static void **held;
+
+static int hold_counters(void)
+{
+	bool pk = !strcmp(kind, "perfkmod");
+	int err;
+
+	if (!pk && strcmp(kind, "raw"))
+		return -EINVAL;
+	if (!hold)
+		return 0;
+	held = kvmalloc_array(hold, sizeof(*held), GFP_KERNEL);
+	if (!held)
+		return -ENOMEM;
+	err = create_n(pk, held, hold);
+	if (err) {
+		kvfree(held);
+		held = NULL;
+	}
+	return err;
+}
+
+static bool section_wanted(const char *name)
+{
+	const char *s = sections;
+	size_t len = strlen(name);
+
+	while ((s = strstr(s, name))) {
+		if ((s == sections || s[-1] == ',') &&
+		    (s[len] == ',' || !s[len]))
+			return true;
+		s += len;
+	}
+	return false;
+}
+
+static int __init bench_init(void)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(void);
+	} all[] = {
+		{ "workload", bench_workload },
+		{ "dispatch", bench_dispatch },
+		{ "read", bench_read },
+		{ "scale", bench_scale },
+	};
+	unsigned int i;
+	int err = 0;
+
+	if (!reps || reps > MAX_REPS || !iters || !work)
+		return -EINVAL;
+	/*
+	 * Every figure is taken on one CPU, the CPU of every one-CPU counter:
+	 * the module's own task goes there, so that perf's calls on those
+	 * counters are local, not IPIs.
+	 */
+	err = set_cpus_allowed_ptr(current, cpumask_of(BENCH_CPU));
+	if (err)
+		return err;
+	if (hold >= 0)
+		return hold_counters();
+	for (i = 0; i < ARRAY_SIZE(all) && !err; i++) {
+		if (!section_wanted(all[i].name))
+			continue;
+		err = all[i].fn();
+		pr_info("PERFKMOD-BENCH-SECTION %s %d\n", all[i].name, err);
+	}
+	/* the figures are in the log; nothing stays loaded */
+	return err;
+}
+
+static void __exit bench_exit(void)
+{
+	if (held) {
+		/* as in init: local calls (failing to move is only slower) */
+		set_cpus_allowed_ptr(current, cpumask_of(BENCH_CPU));
+		release_n(!strcmp(kind, "perfkmod"), held, hold);
+		kvfree(held);
+	}
+}
+
+module_init(bench_init);
+module_exit(bench_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("perfkmod's costs next to raw perf: dispatch, reads, scale, workload overhead");

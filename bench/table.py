@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print perfkmod's benchmark table from the two console logs of make bench.
+
+    bench/table.py [--smoke] ICOUNT_LOG WALL_LOG
+
+Reads the "PERFKMOD-BENCH KEY VALUE" lines that bench/perfkmod_bench.c and
+bench/guest/bench.sh log (several values of one key: their median). Each
+row is perfkmod's figure next to its raw-perf anchor from the same boot:
+in the icount boot as guest instructions per operation, in the wall boot as
+nanoseconds, and the ratio perfkmod / anchor of each boot.
+
+--smoke: print the table, then check only that every row was produced in
+both boots ("bench-smoke: N rows produced, S skipped, M missing": the
+smoke run skips the scale rows above 64 counters); exit 1 if a row is
+missing, or if a boot reported an error or a kernel splat. Nothing is
+timed.
+"""
+import re
+import statistics
+import sys
+
+LINE = re.compile(r"PERFKMOD-BENCH (\S+) (\S+)")
+SPLAT = re.compile(r"\b(BUG|WARNING|Oops|Call Trace|RCU stall|soft lockup|"
+                   r"hung_task|blocked for more than)\b")
+
+
+def parse(path):
+    vals, errors = {}, []
+    text = open(path, errors="replace").read()
+    for line in text.splitlines():
+        m = LINE.search(line)
+        if m:
+            try:
+                vals.setdefault(m.group(1), []).append(float(m.group(2)))
+            except ValueError:
+                pass
+        if "PERFKMOD-BENCH-ERROR" in line or SPLAT.search(line):
+            errors.append(line.strip())
+        m = re.search(r"PERFKMOD-BENCH-SECTION (\S+) (-?\d+)", line)
+        if m and m.group(2) != "0":
+            errors.append(line.strip())
+    if "PERFKMOD-BENCH-END" not in text:
+        errors.append(f"{path}: the guest did not reach the end")
+    return {k: statistics.median(v) for k, v in vals.items()}, errors
+
+
+def get(v, key):
+    """A figure: per-op keys (.ns) are in thousandths of a nanosecond."""
+    if key is None or key not in v:
+        return None
+    return v[key] / 1000 if key.endswith(".ns") else v[key]
+
+
+def fmt(x, unit=""):
+    if x is None:
+        return "-"
+    if abs(x) >= 1e7:
+        return f"{x / 1e6:,.1f}M{unit}"
+    if abs(x) >= 100:
+        return f"{x:,.0f}{unit}"
+    return f"{x:,.2f}{unit}"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "-"
+    return f"{a / b:.2f}x"
+
+
+class Row:
+    """One line: perfkmod's key against the anchor's, or a derived value."""
+
+    def __init__(self, label, key, anchor=None, target="", derive=None,
+                 note=None, needs=None, modes=("icount", "wall"), skip=None):
+        self.label, self.key, self.anchor = label, key, anchor
+        self.target, self.derive, self.note = target, derive, note
+        self.modes = modes
+        # a key the guest logs when it did not run this row (smoke runs)
+        self.skip = skip
+        # keys that must exist for the row to count as produced
+        self.needs = needs if needs is not None else [k for k in (key, anchor) if k]
+
+    def values(self, v):
+        if self.derive:
+            return self.derive(v), None
+        return get(v, self.key), get(v, self.anchor)
+
+
+def disp(src):
+    k = f"dispatch.{src}."
+    return [
+        Row("raw perf event, bare handler (anchor)", k + "raw.ns"),
+        Row("perfkmod trampoline, 0 callbacks", k + "pk0.ns", k + "raw.ns"),
+        Row("perfkmod, 1 direct callback", k + "pk1.ns", k + "raw.ns",
+            "<= 1.10x"),
+        Row("perfkmod, 8 direct callbacks", k + "pk8.ns", k + "raw.ns"),
+        Row("perfkmod, 64 direct callbacks", k + "pk64.ns", k + "raw.ns"),
+        Row("perfkmod, 1 deferred (IRQ) callback, delivery included",
+            k + "pkdefer.ns", k + "raw.ns"),
+        Row("each direct callback beyond the first", None,
+            derive=lambda v: None if get(v, k + "pk64.ns") is None else
+            (get(v, k + "pk64.ns") - get(v, k + "pk1.ns")) / 63,
+            target="small constant", needs=[k + "pk64.ns", k + "pk1.ns"]),
+    ] + ([
+        Row("of which local_clock(), timed alone in a loop",
+            "dispatch.local_clock.ns"),
+    ] if src == "bp" else []) + [
+        Row("trampoline alone, derived: 0 callbacks - raw", None,
+            derive=lambda v: None if get(v, k + "pk0.ns") is None else
+            get(v, k + "pk0.ns") - get(v, k + "raw.ns"),
+            needs=[k + "pk0.ns", k + "raw.ns"]),
+    ]
+
+
+def dispatch_note(v, src):
+    k = f"dispatch.{src}."
+    ov = [int(v.get(k + c + ".overflows", -1))
+          for c in ("raw", "pk1", "pkdefer")]
+    return (f"overflows raw/pk1/deferred {ov[0]}/{ov[1]}/{ov[2]}, throttled "
+            f"raw {int(v.get(k + 'raw.throttled', -1))} "
+            f"pk {int(v.get(k + 'pk.throttled', -1))}, deferred dropped "
+            f"{int(v.get(k + 'pkdefer.dropped', -1))}")
+
+
+def mem_note(v):
+    out = []
+    for kind in ("raw", "perfkmod"):
+        pre = f"mem.{kind}.cache."
+        caches = sorted(((k[len(pre):], int(x)) for k, x in v.items()
+                         if k.startswith(pre)), key=lambda c: -c[1])
+        out.append(f"slab caches that grew, bytes per counter, {kind}: " +
+                   (", ".join(f"{n} {b}" for n, b in caches) or "-"))
+    return out
+
+
+def work_rows():
+    rows = []
+    for f in (100, 1000, 10000):
+        k = f"work.{f}."
+        rows.append(Row(f"{f} Hz: no counter (the runs of the overheads below)",
+                        k + "none.run"))
+        rows.append(Row(f"{f} Hz: perfkmod 1 direct callback vs raw no-op",
+                        k + "pk.run", k + "raw.run",
+                        "<= 1.01x" if f == 10000 else ""))
+        rows.append(Row(f"{f} Hz: perfkmod asked freq={f} vs raw",
+                        k + "pkfreq.run", k + "raw.run"))
+    return rows
+
+
+def work_note(v, f):
+    k = f"work.{f}."
+    none = v.get(k + "none.run")
+
+    def ovh(c):
+        r = v.get(k + c + ".run")
+        return "-" if r is None or not none else f"{(r - none) / none * 100:+.1f}%"
+
+    def n(c, what):
+        return int(v.get(k + c + "." + what, -1))
+
+    return (f"{f} Hz: over no counter: raw {ovh('raw')}, pk {ovh('pk')}, "
+            f"pk freq= {ovh('pkfreq')}; overflows per run raw {n('raw', 'overflows')}, "
+            f"pk {n('pk', 'overflows')}, pk freq= {n('pkfreq', 'overflows')}; "
+            f"throttled raw {n('raw', 'throttled')}, pk {n('pk', 'throttled')}, "
+            f"pk freq= {n('pkfreq', 'throttled')}")
+
+
+SECTIONS = [
+    ("1a. Overflow dispatch: write breakpoint, period 1 (per overflow)",
+     disp("bp"), lambda v: [dispatch_note(v, "bp")]),
+    ("1b. Overflow dispatch: cpu-clock, period 10 us (per overflow)",
+     disp("clock"), lambda v: [dispatch_note(v, "clock")]),
+    ("2. In-kernel read (per read)", [
+        Row("one-CPU counter: perfkmod_counter_read vs perf_event_read_value",
+            "read.cpu.pk.ns", "read.cpu.raw.ns", "<= 1.10x"),
+        Row("all-CPUs counter, 1 CPU (the icount boot has 1 CPU)",
+            "read.all1.pk.ns", "read.all1.raw.ns", modes=("icount",)),
+        Row("all-CPUs counter, 2 CPUs online (raw: one event per CPU)",
+            "read.all2.pk.ns", "read.all2.raw.ns", modes=("wall",)),
+        Row("all-CPUs counter, 4 CPUs online (raw: one event per CPU)",
+            "read.all4.pk.ns", "read.all4.raw.ns", modes=("wall",)),
+    ], None),
+    ("3. Userspace read (per read)", [
+        Row("perf_event_open fd read() (anchor)", "uread.perf.ns"),
+        Row("debugfs value, held open, pread() vs perf fd read()",
+            "uread.debugfs.ns", "uread.perf.ns", "<= 1.5x"),
+        Row("summary of 64 counters, one read vs 64 value reads",
+            "uread.summary64.ns", "uread.single64.ns", "<= 0.10x"),
+        Row("metrics of 64 counters, one read vs 64 value reads",
+            "uread.metrics64.ns", "uread.single64.ns", "<= 0.10x"),
+    ], lambda v: [f"summary of 64 counters {int(v.get('uread.summary64.bytes', -1))} "
+                  f"bytes, metrics {int(v.get('uread.metrics64.bytes', -1))} bytes"]),
+    ("4. Scale: per counter created / released (one-CPU cpu-clock, counting)",
+     [Row(f"{what} {n}", f"scale.{n}.pk.{what}.ns", f"scale.{n}.raw.{what}.ns",
+          "4096 work" if n == 4096 and what == "create" else "",
+          skip=f"scale.{n}.skipped")
+      for n in (1, 64, 1024, 4096) for what in ("create", "release")] + [
+        Row("kernel memory per counter, bytes (slab + percpu)",
+            "mem.perfkmod.bytes", "mem.raw.bytes"),
+        Row("of which slab objects (slabinfo: objects in use x size)",
+            "mem.perfkmod.slabobj.bytes", "mem.raw.slabobj.bytes"),
+        Row("slab beyond perf's own event, bytes (+ per-CPU: see text)", None,
+            derive=lambda v: None if "mem.perfkmod.slabobj.bytes" not in v else
+            v["mem.perfkmod.slabobj.bytes"] - v.get("mem.raw.slabobj.bytes", 0),
+            target="<= 512", needs=["mem.perfkmod.slabobj.bytes",
+                                    "mem.raw.slabobj.bytes"]),
+    ], mem_note),
+    ("5. Workload overhead: whole run of a fixed loop on CPU 0, cpu-clock on CPU 0",
+     work_rows(),
+     lambda v: [work_note(v, f) for f in (100, 1000, 10000)]),
+]
+
+
+def main():
+    args = sys.argv[1:]
+    smoke = "--smoke" in args
+    args = [a for a in args if a != "--smoke"]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    ic, ic_err = parse(args[0])
+    wl, wl_err = parse(args[1])
+    na = "uread.debugfs.na" in ic or "uread.debugfs.na" in wl
+
+    head = ("", "icount: perfkmod", "anchor", "ratio", "wall ns: perfkmod",
+            "anchor", "ratio", "target")
+    widths = (64, 17, 12, 7, 18, 12, 7, 14)
+    line = " ".join(h.rjust(w) if i else h.ljust(w)
+                    for i, (h, w) in enumerate(zip(head, widths)))
+    print("perfkmod benchmarks: icount figures are guest instructions "
+          "(-icount shift=0), wall figures nanoseconds")
+    produced, skipped, missing = 0, 0, []
+    for title, rows, notes in SECTIONS:
+        print()
+        print(title)
+        print(line)
+        for r in rows:
+            a, b = r.values(ic)
+            c, d = r.values(wl)
+            debugfs = r.key and r.key.startswith("uread.") and \
+                r.key != "uread.perf.ns"
+            if debugfs and na:
+                cells = ["n/a (no debugfs counters yet)", "", "", "", "", ""]
+                produced += 1
+            elif r.skip and (r.skip in ic or r.skip in wl):
+                cells = ["not run (smoke: scale_max)", "", "", "", "", ""]
+                skipped += 1
+            else:
+                cells = []
+                for m, x, y in (("icount", a, b), ("wall", c, d)):
+                    if m not in r.modes:
+                        cells += ["", "", ""]
+                    elif r.anchor:
+                        cells += [fmt(x), fmt(y), ratio(x, y)]
+                    else:
+                        cells += [fmt(x), "", ""]
+                boots = [v for m, v in (("icount", ic), ("wall", wl))
+                         if m in r.modes]
+                if all(k in v for k in r.needs for v in boots):
+                    produced += 1
+                else:
+                    missing.append(r.label)
+            out = [r.label] + cells + [r.target]
+            print(" ".join(str(x).rjust(w) if i else str(x).ljust(w)
+                           for i, (x, w) in enumerate(zip(out, widths))))
+        if notes:
+            for mode, v in (("icount", ic), ("wall", wl)):
+                for n in notes(v):
+                    print(f"    {mode}: {n}")
+    print()
+    for mode, v in (("icount", ic), ("wall", wl)):
+        print(f"{mode}: {int(v.get('cpus', 0))} CPUs, perf_event_max_sample_rate "
+              f"{int(v.get('max_sample_rate.before', 0))} before the workload runs, "
+              f"{int(v.get('max_sample_rate.after', 0))} after")
+    errors = ic_err + wl_err
+    for e in errors:
+        print("error:", e)
+    if smoke:
+        print(f"bench-smoke: {produced} rows produced, {skipped} skipped, "
+              f"{len(missing)} missing"
+              + (": " + "; ".join(missing) if missing else ""))
+    sys.exit(1 if errors or (smoke and missing) else 0)
+
+
+if __name__ == "__main__":
+    main()

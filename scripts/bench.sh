@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make bench": perfkmod's costs next to raw perf, measured in Debian's own
+# 6.1 kernel (no KASAN, no lockdep) under QEMU, printed as one table.
+#
+#   scripts/bench.sh [--smoke]
+#
+# Builds perfkmod, the benchmark module (bench/perfkmod_bench.c) and the
+# guest's static programs (bench/helpers/), makes an initramfs, and boots
+# it twice, running bench/guest/bench.sh each time:
+#
+#   icount  QEMU's -icount shift=0: guest time is instructions executed,
+#           so every duration the guest measures is an instruction count,
+#           the same from run to run whatever else the host does. One CPU:
+#           QEMU 7.2's x86 guests hang bringing up a second CPU with
+#           -icount (round-robin TCG never switches away from the CPU
+#           that waits for it);
+#   wall    plain TCG with 4 CPUs: durations in (noisy) nanoseconds.
+#
+# Each figure is reported next to its raw-perf anchor from the same boot,
+# and as the ratio of the two in each boot (bench/table.py). --smoke runs
+# tiny counts and checks only that every row was produced (CI's
+# bench-smoke lane); it times nothing. Logs stay in .build/bench[-smoke]/.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+smoke=0
+[ "${1:-}" = --smoke ] && smoke=1
+name=bench
+[ $smoke = 1 ] && name=bench-smoke
+dir=$top/.build/$name
+timeout=900
+[ $smoke = 1 ] && timeout=240
+
+"$top/scripts/deps.sh" distro
+eval "$("$top/scripts/kernel.sh" distro)"
+
+mkdir -p "$dir/src"
+rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
+if ! make -C "$dir/src" KDIR="$KDIR" W=1 bench-module >"$dir/build.log" 2>&1; then
+	tail -20 "$dir/build.log"
+	echo "bench: the module build failed (log: $dir/build.log)"
+	exit 1
+fi
+if grep -E "warning:|error:" "$dir/build.log"; then
+	echo "bench: the module build warns (W=1)"
+	exit 1
+fi
+rm -rf "$dir/helpers"
+mkdir -p "$dir/helpers"
+for f in "$top"/bench/helpers/*.c; do
+	gcc -static -O2 -Wall -Werror -o "$dir/helpers/$(basename "$f" .c)" "$f"
+done
+"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src" \
+	"$dir/helpers" "$top/bench/guest"
+
+args=(perfkmod_lane=bench perfkmod_run=bench.sh perfkmod_bench_smoke=$smoke)
+# One QEMU at a time: the two boots run one after the other.
+for mode in icount wall; do
+	extra= smp=4
+	[ $mode = icount ] && extra="-icount shift=0" smp=1
+	echo "bench: booting Debian's $KVER kernel, $smp CPUs, $mode mode..."
+	start=$SECONDS
+	PERFKMOD_SMP=$smp PERFKMOD_QEMU_EXTRA=$extra "$top/scripts/vm.sh" x86_64 \
+		"$IMAGE" "$dir/initramfs.cpio" "$dir/console-$mode.log" \
+		"$timeout" "${args[@]}" perfkmod_bench_mode=$mode
+	echo "bench: $mode boot took $((SECONDS - start)) s" \
+		"(console log: $dir/console-$mode.log)"
+done
+
+table_args=()
+[ $smoke = 1 ] && table_args=(--smoke)
+"$top/bench/table.py" "${table_args[@]}" "$dir/console-icount.log" \
+	"$dir/console-wall.log" | tee "$dir/table.txt"
