@@ -516,6 +516,11 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 		 */
 		base = READ_ONCE(c->base);
 		val->value -= min(val->value, base);
+	} else if (c->config.target == PERFKMOD_TARGET_CPU) {
+		/* its one CPU; the lock keeps hotplug from swapping the event */
+		mutex_lock(&c->lock);
+		read_cpu_locked(c, c->config.cpu, val);
+		mutex_unlock(&c->lock);
 	} else {
 		mutex_lock(&c->lock);
 		for_each_possible_cpu(cpu) {
