@@ -7,7 +7,8 @@
  * Inputs: random bytes; valid commands; grammar-aware mutations of them
  * (bytes flipped, dropped, doubled, cut short, spliced); overlong names and
  * specs; embedded NULs and newlines; writes of part of a buffer; writes at
- * offsets (pwrite). The model follows the control file's rules: the bytes
+ * offsets (pwrite); none that samples faster than 1 kHz (see too_fast()).
+ * The model follows the control file's rules: the bytes
  * a write returns are the whole lines it ran, each split on blanks, and
  * only "add NAME SPEC" and "del NAME" change the list.
  *
@@ -145,7 +146,7 @@ static size_t valid_command(char *buf)
 		return sprintf(buf, "del %s", name);
 	if (c < 9)
 		return sprintf(buf, "%s %s", cmds[2 + rnd(3)], name);
-	return sprintf(buf, "period %s %u", name, rnd(3) ? 1 + rnd(5000000) : 0);
+	return sprintf(buf, "period %s %u", name, rnd(3) ? 1000000 + rnd(5000000) : 0);
 }
 
 /* A mutation of a command: flips, drops, doubles, cuts, NULs, newlines. */
@@ -190,6 +191,38 @@ static size_t mutate(char *buf, size_t len)
 		}
 	}
 	return len;
+}
+
+/*
+ * Whether @buf asks for overflows faster than this machine can take: a
+ * period under 1 ms, or more than 1000 a second. cpu-clock at perf's
+ * 10 us floor on every CPU is legal, and perf allows it too, but under
+ * TCG servicing those timers takes all the time the CPUs have.
+ */
+static int too_fast(const char *buf, size_t len)
+{
+	char copy[BUFSZ + 1], *p, *q;
+	unsigned long long v;
+
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	for (p = copy; p < copy + len; p++) {
+		if (!strncmp(p, "period", 6)) {
+			q = p + 6;
+			if (*q != '=') {	/* period NAME VALUE */
+				q += strspn(q, " \t");
+				q += strcspn(q, " \t");
+			}
+			v = strtoull(q + 1, NULL, 0);
+			if (v && v < 1000000)
+				return 1;
+		} else if (!strncmp(p, "freq", 4)) {
+			v = strtoull(p + 5, NULL, 0);
+			if (v > 1000)
+				return 1;
+		}
+	}
+	return 0;
 }
 
 /* One input of one kind, into buf. */
@@ -295,7 +328,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 1; i <= n; i++) {
-		len = make_input(buf);
+		do
+			len = make_input(buf);
+		while (too_fast(buf, len));
 		/* sometimes only part of the buffer, sometimes at an offset */
 		part = rnd(8) ? len : rnd(len + 1);
 		if (rnd(8))
