@@ -107,6 +107,13 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 }
 
 /*
+ * The highest frequency of cpu-clock and task-clock, whose frequency perf
+ * turns into a period: their timer's 10 us floor, and the default of
+ * kernel.perf_event_max_sample_rate, which perfkmod cannot read.
+ */
+#define PERFKMOD_TIMER_FREQ_MAX	100000
+
+/*
  * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
  * the checks of perf_event_open() that the kernel path skips.
  */
@@ -131,6 +138,8 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	else if (c->config.sample_freq && event->attr.freq)
 		/* perf_event_period() checks the frequency against the limit */
 		err = perf_event_period(event, c->config.sample_freq);
+	else if (c->config.sample_freq > PERFKMOD_TIMER_FREQ_MAX)
+		err = -EINVAL;	/* a timer's frequency, made a period by perf */
 	if (err) {
 		perf_event_release_kernel(event);
 		return ERR_PTR(err);
@@ -559,7 +568,7 @@ static int set_event_period(struct perfkmod_counter *c,
 			    struct perf_event *event, u64 value)
 {
 	if (c->config.sample_freq && !event->attr.freq) {
-		if (!value || value > NSEC_PER_SEC)
+		if (!value || value > PERFKMOD_TIMER_FREQ_MAX)
 			return -EINVAL;
 		value = div64_u64(NSEC_PER_SEC, value);
 	}

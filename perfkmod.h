@@ -169,9 +169,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * LSM check: perfkmod's own callers are kernel code and root. perfkmod adds
  * the checks perf_event_open() makes that the kernel path lacks: sampling is
  * refused on PMUs that cannot interrupt, and @config.sample_freq must not
- * exceed kernel.perf_event_max_sample_rate (but for cpu-clock and
- * task-clock, whose frequency perf turns into a fixed period of at least
- * 10 us).
+ * exceed kernel.perf_event_max_sample_rate (for cpu-clock and task-clock,
+ * whose frequency perf turns into a fixed period of at least 10 us, it
+ * must not exceed 100000).
  *
  * The calling module is recorded as the counter's owner: it must release
  * its counters before it unloads; if it does not, perfkmod releases them

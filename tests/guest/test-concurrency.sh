@@ -14,8 +14,8 @@
 C=$DBG/control
 dur=15
 insmod $MODDIR/perfkmod.ko
-check conc-client insmod $MODDIR/perfkmod_client.ko spec="cpu-clock,period=100000"
-check conc-hot kwrite $C "add hot cpu-clock,period=50000"
+check conc-client insmod $MODDIR/perfkmod_client.ko spec="cpu-clock,period=1000000"
+check conc-hot kwrite $C "add hot cpu-clock,period=2000000"
 rm -f /tmp/conc.*
 for k in 1 2 3 4; do
 	ctlstress write $k $dur >/tmp/conc.w$k 2>>/tmp/conc.err &
@@ -32,7 +32,7 @@ log "PERFKMOD-FIGURE concurrency: $cmds commands and reads from 4 writers, $read
 check conc-all-finished sh -c "[ \$(cat /tmp/conc.w[1-4] /tmp/conc.r[12] | wc -l) = 6 ]"
 check conc-no-unexpected-errno sh -c "[ $bad = 0 ] || { cat /tmp/conc.err; false; }"
 check conc-ran-commands sh -c "[ $cmds -gt 400 ] && [ $reads -gt 100 ]"
-check conc-list-as-before sh -c "[ \"\$(cat $C)\" = 'add hot cpu-clock,period=50000' ]"
+check conc-list-as-before sh -c "[ \"\$(cat $C)\" = 'add hot cpu-clock,period=2000000' ]"
 check conc-no-directory-left sh -c "[ \"\$(ls $DBG/counters)\" = hot ]"
 check conc-hot-overflowed sh -c \
 	"[ \$(sed -n 's/^overflows //p' $DBG/counters/hot/overflow) -gt 0 ]"

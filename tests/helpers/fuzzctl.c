@@ -108,12 +108,14 @@ static void apply(const char *buf, size_t len)
  * Specs to start from. No tracepoint=: a mutated id is soon a real one, and
  * id 1 is ftrace's function event, which patches every function of the
  * kernel, for minutes under TCG (a root user may ask for it; a fuzzer
- * should not). The grammar's tracepoint= has its KUnit cases.
+ * should not). The grammar's tracepoint= has its KUnit cases. No
+ * cpu-clock,freq= either: "period NAME VALUE" sets a frequency counter's
+ * frequency, and the values here are periods, millions.
  */
 static const char * const specs[] = {
 	"page-faults", "context-switches,cpu=0", "cpu-clock,period=1000000",
 	"task-clock,cpu=1", "dummy,disabled", "cs:u", "faults:k,cpu=0",
-	"cpu-clock,freq=100", "minor-faults,inherit,pid=1",
+	"page-faults,freq=100", "minor-faults,inherit,pid=1",
 	"cpu-migrations,cpu=0,pinned", "mem:0x1000:w8", "cycles:u",
 	"r1c2", "pmu=1,config=0x3", "L1-dcache-load-misses",
 	"cpu-clock,period=1000000,freq=10", "bogus", "page-faults,cpu=-1",
