@@ -12,6 +12,10 @@
 # kernel is booted with irqchip.gicv3_pseudo_nmi=1 (added here).
 #
 # Environment: PERFKMOD_SMP, the number of CPUs (default 2);
+# PERFKMOD_TCG_THREAD, single to run every vCPU in turn on one host thread
+# (see scripts/check.sh for why Debian's kernel needs it), else QEMU's
+# default: a host thread per vCPU, so that the guest's CPUs really run at
+# once (single anyway with -icount);
 # PERFKMOD_QEMU_EXTRA, more QEMU options, split at spaces (e.g.
 # "-icount shift=0", which scripts/bench.sh uses).
 
@@ -23,6 +27,7 @@ initrd=$3
 log=$4
 timeout=$5
 shift 5
+tcg=tcg${PERFKMOD_TCG_THREAD:+,thread=$PERFKMOD_TCG_THREAD}
 
 # oops=panic and panic=-1: a crashed guest ends at once instead of hanging.
 # slab_nomerge: perf_event gets a slab cache of its own, so that the guest
@@ -31,7 +36,7 @@ args="panic=-1 oops=panic printk.devkmsg=on kunit.stats_enabled=2 slab_nomerge $
 
 case $arch in
 x86_64)
-	qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp "${PERFKMOD_SMP:-2}"
+	qemu=(qemu-system-x86_64 -accel "$tcg" -cpu max -smp "${PERFKMOD_SMP:-2}"
 	      -m 2G)
 	# TCG's TSC follows the host clock; without this the clocksource
 	# watchdog distrusts it and the guest falls back to jiffies.
@@ -39,7 +44,7 @@ x86_64)
 	;;
 arm64)
 	# pauth-impdef: pointer authentication with a cheap hash under TCG.
-	qemu=(qemu-system-aarch64 -accel tcg -M virt,gic-version=3
+	qemu=(qemu-system-aarch64 -accel "$tcg" -M virt,gic-version=3
 	      -cpu max,pauth-impdef=on -smp "${PERFKMOD_SMP:-2}" -m 2G)
 	args="console=ttyAMA0 irqchip.gicv3_pseudo_nmi=1 $args"
 	;;

@@ -8,15 +8,6 @@
 
 . /tests/lib.sh
 
-# Known bug, not yet understood: on Debian's 6.1 kernel this load froze the
-# guest (no console output, both CPUs busy) in 3 of 4 runs, within seconds;
-# the 6.12 debug kernels (lockdep, KASAN, KCSAN) run it clean. Skipped there
-# until it is found, so that the other lanes' results stand.
-if [ "$1" = distro ]; then
-	skip fuzz "freezes Debian's 6.1 guest: open bug, under investigation"
-	exit 0
-fi
-
 n=100000
 # the emulated arm64 machine and the KCSAN kernel are several times slower
 case $1 in arm64-pmu | x86-kcsan) n=20000 ;; esac
