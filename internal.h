@@ -21,7 +21,7 @@
 /* Samples each deferred callback can hold per CPU (module parameter). */
 extern unsigned int perfkmod_ring_size;
 
-/* The most counters at once (module parameter, set at load time). */
+/* The most named counters at once (module parameter, set at load time). */
 extern unsigned int perfkmod_max_counters;
 
 /* Hard ceilings of the max_name_len and max_cmd_len module parameters. */

@@ -19,7 +19,10 @@
 #include "compat.h"
 #include "internal.h"
 
-/* The most counters that may exist at once, set at load time only. */
+/*
+ * The most named counters (control and counters=) at once, set at load
+ * time only; counters of other modules are theirs to bound.
+ */
 unsigned int perfkmod_max_counters = 256;
 
 static int max_counters_set(const char *val, const struct kernel_param *kp)
@@ -33,7 +36,7 @@ static const struct kernel_param_ops max_counters_ops = {
 };
 
 module_param_cb(max_counters, &max_counters_ops, &perfkmod_max_counters, 0400);
-MODULE_PARM_DESC(max_counters, "most counters at once (1-65536, default 256)");
+MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once (1-65536, default 256)");
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
 unsigned int perfkmod_ring_size = 64;
@@ -590,6 +593,10 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 
 			if (pc->event)
 				err = set_event_period(c, pc->event, value);
+			/*
+			 * All or nothing: perf checks @value alike for every
+			 * CPU's event, so the first one refuses it.
+			 */
 			if (err)
 				break;
 		}

@@ -126,6 +126,11 @@ static void raw_handler(struct perf_event *event, struct perf_sample_data *data,
 		WRITE_ONCE(r->throttled, r->throttled + 1);
 }
 
+/*
+ * The raw-perf baseline's attr, built as perfkmod builds it (config_to_attr()
+ * in perfkmod.c, which perfkmod does not export): a copy on purpose, so that
+ * the baseline does not depend on the code it is measured against.
+ */
 static void config_to_raw(const struct perfkmod_config *cfg,
 			  struct perf_event_attr *attr)
 {

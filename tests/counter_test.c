@@ -16,21 +16,6 @@
 #include "perfkmod.h"
 #include "test.h"
 
-KUNIT_DEFINE_ACTION_WRAPPER(release_action, perfkmod_counter_release,
-			    struct perfkmod_counter *);
-
-/* Create a counter that the test releases at its end, or fail the test. */
-static struct perfkmod_counter *create(struct kunit *test,
-				       const struct perfkmod_config *cfg)
-{
-	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe: %s", c,
-			       perfkmod_strerror(PTR_ERR_OR_ZERO(c)));
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_action, c), 0);
-	return c;
-}
-
 static u64 value(struct perfkmod_counter *c)
 {
 	struct perfkmod_value v;
@@ -110,12 +95,7 @@ static const struct sw_case sw_cases[] = {
 	{ "dummy", PERF_COUNT_SW_DUMMY, PERFKMOD_TARGET_ALL_CPUS, SPIN },
 };
 
-static void sw_desc(const struct sw_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(sw, sw_cases, sw_desc);
+KUNIT_ARRAY_PARAM_DESC(sw, sw_cases, name);
 
 /*
  * Each software event: counts its workload, does not count while disabled,
@@ -136,7 +116,7 @@ static void sw_event_lifecycle(struct kunit *test)
 
 	if (sc->workload == MIGRATE && num_online_cpus() < 2)
 		kunit_skip(test, "needs 2 online CPUs");
-	c = create(test, &cfg);
+	c = test_create(test, &cfg);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 
 	KUNIT_ASSERT_EQ(test, run_workload(test, sc->workload), 0);
@@ -202,7 +182,7 @@ static void breakpoint_counts_exactly(struct kunit *test)
 	int i;
 
 	cfg.cpu = pin_to_this_cpu(test);
-	c = create(test, &cfg);
+	c = test_create(test, &cfg);
 	/*
 	 * IRQs off: on arm64 an interrupt taken while the watchpoint handler
 	 * single-steps the store makes the store trigger again (18 extra hits
@@ -226,7 +206,7 @@ static void all_cpus_sum(struct kunit *test)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 	};
-	struct perfkmod_counter *c = create(test, &cfg);
+	struct perfkmod_counter *c = test_create(test, &cfg);
 	struct perfkmod_value total, v;
 	u64 sum = 0, enabled = 0;
 	int cpu;
@@ -275,7 +255,7 @@ static void all_cpus_hotplug(struct kunit *test)
 
 	if (num_online_cpus() < 2 || !cpu_online(cpu))
 		kunit_skip(test, "needs CPU 1 online");
-	c = create(test, &cfg);
+	c = test_create(test, &cfg);
 	busy_ms(5);
 	before = cpu_value(test, c, cpu);
 	KUNIT_EXPECT_GT(test, before, 0);
@@ -393,8 +373,7 @@ static void breakpoint_slots_full(struct kunit *test)
 		c = perfkmod_counter_create(&cfg);
 		if (IS_ERR(c))
 			break;
-		KUNIT_ASSERT_EQ(test,
-				kunit_add_action_or_reset(test, release_action, c), 0);
+		KUNIT_ASSERT_EQ(test, test_release_at_end(test, c), 0);
 	}
 	KUNIT_EXPECT_GT(test, i, 0);
 	KUNIT_EXPECT_LT(test, i, 64);
@@ -411,14 +390,14 @@ static void set_period(struct kunit *test)
 		.target = PERFKMOD_TARGET_TASK,
 		.task = current,
 	};
-	struct perfkmod_counter *plain = create(test, &cfg);
+	struct perfkmod_counter *plain = test_create(test, &cfg);
 	struct perfkmod_counter *sampling, *freq;
 
 	cfg.sample_period = 1000;
-	sampling = create(test, &cfg);
+	sampling = test_create(test, &cfg);
 	cfg.sample_period = 0;
 	cfg.sample_freq = 100;
-	freq = create(test, &cfg);
+	freq = test_create(test, &cfg);
 
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(plain, 10), -EINVAL);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(sampling, 10), 0);
@@ -448,7 +427,7 @@ static void clock_freq_overflows(struct kunit *test)
 		.task = current,
 		.sample_freq = 100,
 	};
-	struct perfkmod_counter *c = create(test, &cfg);
+	struct perfkmod_counter *c = test_create(test, &cfg);
 	struct perfkmod_stats st;
 	u64 first;
 
@@ -475,7 +454,7 @@ static void created_disabled(struct kunit *test)
 		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
 		.disabled = true,
 	};
-	struct perfkmod_counter *c = create(test, &cfg);
+	struct perfkmod_counter *c = test_create(test, &cfg);
 
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
 	run_workload(test, SLEEP);
@@ -554,12 +533,7 @@ static const struct hw_case hw_cases[] = {
 	{ "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES },
 };
 
-static void hw_desc(const struct hw_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(hw, hw_cases, hw_desc);
+KUNIT_ARRAY_PARAM_DESC(hw, hw_cases, name);
 
 /*
  * Each generic hardware event counts where the PMU has it, or reports the
@@ -583,11 +557,7 @@ static void hw_event_counts(struct kunit *test)
 	probe = perfkmod_counter_create(&cycles);
 	if (IS_ERR(probe)) {
 		KUNIT_EXPECT_EQ(test, PTR_ERR(probe), -ENOENT);
-		if (require_pmu)
-			KUNIT_FAIL(test, "no cycles counter: %pe", probe);
-		else
-			kunit_skip(test, "no hardware PMU here (%pe)",
-				   probe);
+		test_no_pmu(test, probe);
 		return;
 	}
 	perfkmod_counter_release(probe);
@@ -621,10 +591,7 @@ static void hw_exclude_idle(struct kunit *test)
 	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
 
 	if (IS_ERR(c)) {
-		if (require_pmu)
-			KUNIT_FAIL(test, "no cycles counter: %pe", c);
-		else
-			kunit_skip(test, "no hardware PMU here (%pe)", c);
+		test_no_pmu(test, c);
 		return;
 	}
 	perfkmod_counter_release(c);

@@ -19,10 +19,6 @@
 
 #include "test.h"
 
-bool require_pmu;
-module_param(require_pmu, bool, 0400);
-MODULE_PARM_DESC(require_pmu, "fail, rather than skip, when there is no hardware PMU");
-
 /* Create @attr on the current task; skip or fail when there is no PMU. */
 static struct perf_event *create_hw_counter(struct kunit *test,
 					    struct perf_event_attr *attr,
@@ -33,14 +29,8 @@ static struct perf_event *create_hw_counter(struct kunit *test,
 
 	event = perf_event_create_kernel_counter(attr, -1, current, handler,
 						 context);
-	if (IS_ERR(event)) {
-		if (require_pmu)
-			KUNIT_FAIL(test, "hardware counter: %pe", event);
-		else
-			kunit_skip(test,
-				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
-				   event);
-	}
+	if (IS_ERR(event))
+		test_no_pmu(test, event);
 	return event;
 }
 

@@ -21,20 +21,8 @@
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
-KUNIT_DEFINE_ACTION_WRAPPER(release_counter, perfkmod_counter_release,
-			    struct perfkmod_counter *);
 KUNIT_DEFINE_ACTION_WRAPPER(unregister_cb, perfkmod_callback_unregister,
 			    struct perfkmod_callback *);
-
-static struct perfkmod_counter *create(struct kunit *test,
-				       const struct perfkmod_config *cfg)
-{
-	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
-	return c;
-}
 
 static struct perfkmod_callback *reg(struct kunit *test,
 				     struct perfkmod_counter *c,
@@ -128,7 +116,7 @@ static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
 	if (IS_ENABLED(CONFIG_ARM64) && c == ERR_PTR(-EOPNOTSUPP))
 		kunit_skip(test, "arm64 cannot sample breakpoints; the x86 lanes run this");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
+	KUNIT_ASSERT_EQ(test, test_release_at_end(test, c), 0);
 	return c;
 }
 
@@ -296,11 +284,11 @@ static void register_errors(struct kunit *test)
 		.task = current,
 	};
 	struct perfkmod_config sampling = plain;
-	struct perfkmod_counter *c = create(test, &plain), *s;
+	struct perfkmod_counter *c = test_create(test, &plain), *s;
 	struct perfkmod_callback *cb;
 
 	sampling.sample_period = 1;
-	s = create(test, &sampling);
+	s = test_create(test, &sampling);
 	cb = perfkmod_callback_register(c, probe_fn, NULL, PERFKMOD_DELIVER_DIRECT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(cb), -EINVAL);
 	cb = perfkmod_callback_register(s, NULL, NULL, PERFKMOD_DELIVER_DIRECT);
@@ -441,11 +429,11 @@ static void register_unregister_race(struct kunit *test)
 	int i, n = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
-	r->counters[0] = create(test, &clock);
+	r->counters[0] = test_create(test, &clock);
 	if (IS_ENABLED(CONFIG_ARM64))	/* cannot sample breakpoints */
-		r->counters[1] = create(test, &clock);
+		r->counters[1] = test_create(test, &clock);
 	else
-		r->counters[1] = create(test, &bp);
+		r->counters[1] = test_create(test, &bp);
 	writer = kthread_run(race_writer, NULL, "perfkmod-writer");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(writer));
 	for (; n < RACE_THREADS; n++) {
@@ -502,7 +490,7 @@ static void x86_real_nmi(struct kunit *test)
 
 	cfg.cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
-	c = create(test, &cfg);
+	c = test_create(test, &cfg);
 	/* the perf event of this CPU, which the NMI handler passes to perf */
 	nmi_event = per_cpu_ptr(c->cpus, cfg.cpu)->event;
 	KUNIT_ASSERT_NOT_NULL(test, nmi_event);
@@ -561,15 +549,10 @@ static void pmu_nmi_callbacks(struct kunit *test)
 
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ERR(c)) {
-		if (require_pmu)
-			KUNIT_FAIL(test, "no cycles counter: %pe", c);
-		else
-			kunit_skip(test,
-				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
-				   c);
+		test_no_pmu(test, c);
 		return;
 	}
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_counter, c), 0);
+	KUNIT_ASSERT_EQ(test, test_release_at_end(test, c), 0);
 	d1.counter = c;
 	d2.counter = c;
 	def.counter = c;
@@ -609,12 +592,7 @@ static void pmu_throttle_counted(struct kunit *test)
 	struct perfkmod_stats st;
 
 	if (IS_ERR(c)) {
-		if (require_pmu)
-			KUNIT_FAIL(test, "no cycles counter: %pe", c);
-		else
-			kunit_skip(test,
-				   "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
-				   c);
+		test_no_pmu(test, c);
 		return;
 	}
 	busy_ms(300);

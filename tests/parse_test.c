@@ -166,17 +166,12 @@ static const struct invalid_case invalid_cases[] = {
 	{ "L2-dcache-loads", -EINVAL },
 };
 
-static void valid_desc(const struct valid_case *c, char *desc)
-{
-	strscpy(desc, c->spec, KUNIT_PARAM_DESC_SIZE);
-}
-
 static void invalid_desc(const struct invalid_case *c, char *desc)
 {
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->spec);
 }
 
-KUNIT_ARRAY_PARAM(valid, valid_cases, valid_desc);
+KUNIT_ARRAY_PARAM_DESC(valid, valid_cases, spec);
 KUNIT_ARRAY_PARAM(invalid, invalid_cases, invalid_desc);
 
 static void expect_config(struct kunit *test, const struct perfkmod_config *got,

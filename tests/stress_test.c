@@ -19,19 +19,6 @@
 #define CHURN_CYCLES		10000
 #define HOTPLUG_CYCLES		100
 
-KUNIT_DEFINE_ACTION_WRAPPER(release_action, perfkmod_counter_release,
-			    struct perfkmod_counter *);
-
-static struct perfkmod_counter *create(struct kunit *test,
-				       const struct perfkmod_config *cfg)
-{
-	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
-
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_action, c), 0);
-	return c;
-}
-
 static void count_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 		     void *context)
 {
@@ -206,7 +193,7 @@ static void register_alloc_failures(struct kunit *test)
 	};
 	struct register_arg arg = {};
 
-	arg.counter = create(test, &cfg);
+	arg.counter = test_create(test, &cfg);
 	arg.delivery = PERFKMOD_DELIVER_DIRECT;
 	fail_each_allocation(test, "register, direct", register_op,
 			     unregister_op, &arg);
@@ -299,8 +286,8 @@ static void hotplug_churn(struct kunit *test)
 		kunit_skip(test, "needs CPU 1 online");
 	one.target = PERFKMOD_TARGET_CPU;
 	one.cpu = h.cpu;
-	c = create(test, &all);
-	c1 = create(test, &one);
+	c = test_create(test, &all);
+	c1 = test_create(test, &one);
 	creator = kthread_run(hotplug_creator, &h, "perfkmod-hp-creator");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(creator));
 

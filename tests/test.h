@@ -9,11 +9,32 @@
 #include <linux/processor.h>
 #include <linux/types.h>
 
+struct kunit;
+struct perfkmod_config;
+struct perfkmod_counter;
+
 /*
  * Module parameter: the lane has a hardware PMU, so a hardware case that
  * cannot create its counter fails instead of being skipped.
  */
 extern bool require_pmu;
+
+/*
+ * Release @c when the case ends, however it ends; on failure (-ENOMEM)
+ * @c is released at once. Returns 0 or that error.
+ */
+int test_release_at_end(struct kunit *test, struct perfkmod_counter *c);
+
+/* Create a counter released when the case ends, or fail the case. */
+struct perfkmod_counter *test_create(struct kunit *test,
+				     const struct perfkmod_config *cfg);
+
+/*
+ * A hardware case could not create its counter (@err, an ERR_PTR): fail
+ * the case on a lane with a PMU (require_pmu), else skip it with the reason,
+ * which ends the case. The caller returns right after.
+ */
+void test_no_pmu(struct kunit *test, const void *err);
 
 /*
  * Keep the CPU busy for @ms milliseconds of ktime_get() time. Unlike

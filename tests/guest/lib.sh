@@ -40,3 +40,14 @@ check_fails() {
 }
 
 loaded() { grep -q "^$1 " /proc/modules; }
+
+# wait_file FILE: wait up to 10 s for FILE to exist (a helper's signal that
+# it reached a point of its run); the test's own checks then say whether it
+# did.
+wait_file() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}

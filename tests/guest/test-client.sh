@@ -13,20 +13,12 @@ insmod $MODDIR/perfkmod.ko
 dir=$(mktemp -d)
 touchpages $N "$dir" &
 pid=$!
-i=0
-while [ ! -e "$dir/ready" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$dir/ready"
 
 check client-load insmod $MODDIR/perfkmod_client.ko spec="page-faults,pid=$pid"
 check client-counts-nothing-yet sh -c "[ $(value) -lt $N ]"
 kill -USR1 $pid
-i=0
-while [ ! -e "$dir/done" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$dir/done"
 v=$(value)
 check client-page-faults-at-least-$N sh -c "[ $v -ge $N ]"
 log "client: $N pages touched, $v page faults counted"

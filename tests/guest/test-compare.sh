@@ -19,18 +19,10 @@ insmod $MODDIR/perfkmod.ko
 dir=$(mktemp -d)
 pfself $N "$dir" &
 pid=$!
-i=0
-while [ ! -e "$dir/ready" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$dir/ready"
 check compare-add sh -c "echo 'add cmp page-faults,pid=$pid' >$DBG/control"
 kill -USR1 $pid
-i=0
-while [ ! -e "$dir/done" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file "$dir/done"
 k=$(cat $DBG/counters/cmp/value)
 p=$(cat "$dir/count")
 log "compare: $N pages touched: perf_event_open counted $p, perfkmod $k"

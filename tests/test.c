@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What perfkmod's KUnit suites share (declared in test.h): the require_pmu
+ * parameter, counters released at the end of a case, and the verdict of a
+ * hardware case that has no PMU.
+ */
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/module.h>
+
+#include "perfkmod.h"
+#include "test.h"
+
+bool require_pmu;
+module_param(require_pmu, bool, 0400);
+MODULE_PARM_DESC(require_pmu, "fail, rather than skip, when there is no hardware PMU");
+
+KUNIT_DEFINE_ACTION_WRAPPER(release_action, perfkmod_counter_release,
+			    struct perfkmod_counter *);
+
+int test_release_at_end(struct kunit *test, struct perfkmod_counter *c)
+{
+	return kunit_add_action_or_reset(test, release_action, c);
+}
+
+struct perfkmod_counter *test_create(struct kunit *test,
+				     const struct perfkmod_config *cfg)
+{
+	struct perfkmod_counter *c = perfkmod_counter_create(cfg);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe: %s",
+			       c, perfkmod_strerror(PTR_ERR_OR_ZERO(c)));
+	KUNIT_ASSERT_EQ(test, test_release_at_end(test, c), 0);
+	return c;
+}
+
+void test_no_pmu(struct kunit *test, const void *err)
+{
+	if (require_pmu)
+		KUNIT_FAIL(test, "no hardware counter: %pe", err);
+	else
+		kunit_skip(test, "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
+			   err);
+}
