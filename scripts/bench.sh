@@ -63,10 +63,7 @@ for mode in icount wall; do
 	[ $mode = icount ] && extra="-icount shift=0" smp=1
 	echo "bench: booting Debian's $KVER kernel, $smp CPUs, $mode mode..."
 	start=$SECONDS
-	# one host thread for every vCPU (icount's way anyway): QEMU 7.2's
-	# multi-threaded TCG can freeze Debian's kernel, once here at boot
-	# (see the distro lane in scripts/check.sh)
-	PERFKMOD_SMP=$smp PERFKMOD_QEMU_EXTRA=$extra PERFKMOD_TCG_THREAD=single \
+	PERFKMOD_SMP=$smp PERFKMOD_QEMU_EXTRA=$extra PERFKMOD_TCG_THREAD=$TCG_THREAD \
 		"$top/scripts/vm.sh" x86_64 "$IMAGE" "$dir/initramfs.cpio" \
 		"$dir/console-$mode.log" "$timeout" "${args[@]}" \
 		perfkmod_bench_mode=$mode

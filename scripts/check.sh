@@ -66,7 +66,7 @@ build_helpers() {
 
 run_lane() {
 	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=tests
-	local timeout counts start=$SECONDS tcg=
+	local timeout counts start=$SECONDS
 
 	echo "== $lane"
 	mkdir -p "$dir"
@@ -78,15 +78,7 @@ run_lane() {
 	x86-debug) arch=x86_64 timeout=1800 ;;
 	# KCSAN's watchpoints make this kernel the slowest of the lanes
 	x86-kcsan) arch=x86_64 timeout=2400 ;;
-	# Debian's 6.1 kernel on QEMU 7.2's multi-threaded TCG froze: after
-	# the kernel rewrote a jump label (perf flips a static key when the
-	# first or last event of a software type comes or goes), a vCPU kept
-	# running the INT3 of a stale translation while memory held the new
-	# jmp; the INT3 handler, finding no INT3 there, returned to it for
-	# ever (gdb: both vCPUs in asm_exc_int3 at finish_task_switch's
-	# perf_sw_event branch, memory there "jmp", no patch in progress).
-	# One host thread for both vCPUs does not race with itself.
-	distro) arch=x86_64 timeout=900 target=module tcg=single ;;
+	distro) arch=x86_64 timeout=900 target=module ;;
 	arm64-pmu)
 		arch=arm64 timeout=1200
 		busybox=$cache/arm64-busybox/bin/busybox
@@ -102,7 +94,7 @@ run_lane() {
 	fi
 	"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" \
 		"$dir/src" "$dir/helpers" || { lane_failed "initramfs"; return; }
-	PERFKMOD_TCG_THREAD=$tcg "$top/scripts/vm.sh" "$arch" "$IMAGE" \
+	PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$arch" "$IMAGE" \
 		"$dir/initramfs.cpio" "$dir/console.log" "$timeout" \
 		"perfkmod_lane=$lane"
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |

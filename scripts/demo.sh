@@ -17,9 +17,7 @@ make -s -C "$dir/src" KDIR="$KDIR" module >"$dir/build.log" 2>&1 ||
 	{ cat "$dir/build.log"; exit 1; }
 "$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src"
 echo "Booting Debian's $KVER kernel in QEMU (TCG)..."
-# single-threaded TCG: Debian's kernel can freeze on QEMU 7.2's
-# multi-threaded TCG (see the distro lane in scripts/check.sh)
-PERFKMOD_TCG_THREAD=single "$top/scripts/vm.sh" x86_64 "$IMAGE" \
+PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" x86_64 "$IMAGE" \
 	"$dir/initramfs.cpio" "$dir/console.log" 300 perfkmod_lane=demo \
 	perfkmod_run=demo.sh
 sed -n 's/.*PERFKMOD-DEMO //p' "$dir/console.log"

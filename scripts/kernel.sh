@@ -6,7 +6,8 @@
 #   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
 #
 # Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
-# KVER) for the caller to eval; everything else goes to stderr.
+# KVER, and TCG_THREAD, the PERFKMOD_TCG_THREAD scripts/vm.sh must boot
+# IMAGE with) for the caller to eval; everything else goes to stderr.
 #
 # Self-built kernels come from Debian's linux-source-6.12, configured as
 # allnoconfig plus tests/config/common.config plus tests/config/LANE.config,
@@ -115,7 +116,7 @@ build_lane() {
 		done
 	fi
 	echo "ARCH=$arch CROSS_COMPILE=$cross KDIR=$out IMAGE=$out/$image" \
-		"KVER=$(cat "$out/include/config/kernel.release")"
+		"KVER=$(cat "$out/include/config/kernel.release") TCG_THREAD="
 }
 
 # Debian's own kernel: the image that matches the installed headers.
@@ -140,8 +141,17 @@ distro_lane() {
 	fi
 	[ -d "/usr/src/linux-headers-$kver" ] ||
 		die "missing /usr/src/linux-headers-$kver"
+	# One host thread for all vCPUs. On QEMU 7.2's multi-threaded TCG this
+	# kernel froze: after it rewrote a jump label (perf flips a static key
+	# when the first or last event of a software type comes or goes; the
+	# kernel does so at boot too), a vCPU kept running the INT3 of a stale
+	# translation while memory held the new jmp; the INT3 handler, finding
+	# no INT3 there, returned to it for ever (gdb: both vCPUs in
+	# asm_exc_int3 at finish_task_switch's perf_sw_event branch, memory
+	# there "jmp", no patch in progress). The 6.12 kernels keep a thread
+	# per vCPU, so that their CPUs really race, and never showed it.
 	echo "ARCH=x86_64 CROSS_COMPILE= KDIR=/usr/src/linux-headers-$kver" \
-		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver"
+		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver TCG_THREAD=single"
 }
 
 case $lane in

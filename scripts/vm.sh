@@ -13,7 +13,7 @@
 #
 # Environment: PERFKMOD_SMP, the number of CPUs (default 2);
 # PERFKMOD_TCG_THREAD, single to run every vCPU in turn on one host thread
-# (see scripts/check.sh for why Debian's kernel needs it), else QEMU's
+# (scripts/kernel.sh says which kernels need it, and why), else QEMU's
 # default: a host thread per vCPU, so that the guest's CPUs really run at
 # once (single anyway with -icount);
 # PERFKMOD_QEMU_EXTRA, more QEMU options, split at spaces (e.g.
