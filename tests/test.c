@@ -18,9 +18,9 @@ MODULE_PARM_DESC(require_pmu, "fail, rather than skip, when there is no hardware
 KUNIT_DEFINE_ACTION_WRAPPER(release_action, perfkmod_counter_release,
 			    struct perfkmod_counter *);
 
-int test_release_at_end(struct kunit *test, struct perfkmod_counter *c)
+void test_release_at_end(struct kunit *test, struct perfkmod_counter *c)
 {
-	return kunit_add_action_or_reset(test, release_action, c);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_action, c), 0);
 }
 
 struct perfkmod_counter *test_create(struct kunit *test,
@@ -30,7 +30,7 @@ struct perfkmod_counter *test_create(struct kunit *test,
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe: %s",
 			       c, perfkmod_strerror(PTR_ERR_OR_ZERO(c)));
-	KUNIT_ASSERT_EQ(test, test_release_at_end(test, c), 0);
+	test_release_at_end(test, c);
 	return c;
 }
 

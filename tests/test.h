@@ -20,10 +20,10 @@ struct perfkmod_counter;
 extern bool require_pmu;
 
 /*
- * Release @c when the case ends, however it ends; on failure (-ENOMEM)
- * @c is released at once. Returns 0 or that error.
+ * Release @c when the case ends, however it ends; when that cannot be
+ * arranged (-ENOMEM), @c is released at once and the case fails.
  */
-int test_release_at_end(struct kunit *test, struct perfkmod_counter *c);
+void test_release_at_end(struct kunit *test, struct perfkmod_counter *c);
 
 /* Create a counter released when the case ends, or fail the case. */
 struct perfkmod_counter *test_create(struct kunit *test,

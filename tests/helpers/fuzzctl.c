@@ -215,11 +215,12 @@ static int too_fast(const char *buf, size_t len)
 				q += strspn(q, " \t");
 				q += strcspn(q, " \t");
 			}
-			v = strtoull(q + 1, NULL, 0);
+			/* q is the '=' or blank before the value, or the end */
+			v = *q ? strtoull(q + 1, NULL, 0) : 0;
 			if (v && v < 1000000)
 				return 1;
 		} else if (!strncmp(p, "freq", 4)) {
-			v = strtoull(p + 5, NULL, 0);
+			v = p[4] ? strtoull(p + 5, NULL, 0) : 0;
 			if (v > 1000)
 				return 1;
 		}
