@@ -34,7 +34,7 @@ dir=$top/.build/$name
 timeout=900
 [ $smoke = 1 ] && timeout=240
 
-"$top/scripts/deps.sh" distro
+"$top/scripts/deps.sh" bench
 eval "$("$top/scripts/kernel.sh" distro)"
 
 mkdir -p "$dir/src"

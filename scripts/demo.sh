@@ -9,7 +9,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/.build/demo
 
-"$top/scripts/deps.sh" distro
+"$top/scripts/deps.sh" demo
 eval "$("$top/scripts/kernel.sh" distro)"
 mkdir -p "$dir/src"
 rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"

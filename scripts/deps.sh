@@ -1,31 +1,49 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install the Debian packages the given lanes need (as root), or name them.
+# Install the Debian packages the given lanes or commands need (as root),
+# or name them.
 #
-#   scripts/deps.sh LANE...     LANE: lint | x86-debug | arm64-pmu | distro |
-#                               bench-smoke
+#   scripts/deps.sh LANE...     LANE: lint | x86-debug | x86-kcsan |
+#                               arm64-pmu | distro | bench-smoke | fresh |
+#                               demo | bench
 #
-# The arm64 lane also needs busybox-static for arm64: that package is
-# downloaded (not installed) into $PERFKMOD_CACHE/arm64-busybox/, which
-# needs the arm64 architecture in dpkg's list.
+# Every program a lane or command runs on the host comes from a package
+# listed here (the fresh lane proves it for demo, lint and distro, in a
+# Debian root with nothing but build-essential and git added). The arm64
+# lane also needs busybox-static for arm64: that package is downloaded (not
+# installed) into $PERFKMOD_CACHE/arm64-busybox/, which needs the arm64
+# architecture in dpkg's list.
 
 set -euo pipefail
 
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-pkgs="build-essential flex bison libelf-dev bc libssl-dev cpio kmod xz-utils
-      python3 rsync busybox-static linux-source-6.12"
+# Everything: make and gcc (the module, the static guest helpers), rsync
+# (each build copies the tree), python3 (initramfs.sh writes the cpio,
+# judge.py, bench/table.py).
+pkgs="build-essential rsync python3"
+# Debian's own 6.1 kernel under QEMU: the headers to build against (the
+# image itself is fetched by scripts/kernel.sh), busybox for the guest.
+debian="linux-headers-amd64 qemu-system-x86 busybox-static"
+# The 6.12 tree scripts/kernel.sh extracts (tar.xz), configures and builds.
+ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
 arm64=0
 
 for lane in "$@"; do
 	case $lane in
-	lint) pkgs="$pkgs sparse linux-headers-amd64 python3-sphinx" ;;
-	x86-debug | x86-kcsan) pkgs="$pkgs qemu-system-x86" ;;
-	distro | bench-smoke) pkgs="$pkgs qemu-system-x86 linux-headers-amd64" ;;
+	# checkpatch and kernel-doc are perl, the file list is git's, sparse
+	# runs against the 6.12 tree and Debian's headers
+	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64" ;;
+	x86-debug | x86-kcsan) pkgs="$pkgs $ksrc qemu-system-x86 busybox-static" ;;
+	# dkms.sh: dkms add/build/install (kmod: its depmod)
+	distro) pkgs="$pkgs $debian dkms kmod" ;;
+	demo | bench | bench-smoke) pkgs="$pkgs $debian" ;;
 	arm64-pmu)
-		pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+		pkgs="$pkgs $ksrc qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 		arm64=1
 		;;
+	# scripts/fresh.sh: a new Debian root, a clone of the checkout
+	fresh) pkgs="$pkgs debootstrap git" ;;
 	*) echo "deps.sh: unknown lane '$lane'" >&2; exit 1 ;;
 	esac
 done
@@ -50,6 +68,7 @@ if [ -n "$missing" ]; then
 	fi
 	echo "deps.sh: installing$missing" >&2
 	apt_update
+	# shellcheck disable=SC2086 # a list of package names
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 		--no-install-recommends $missing >&2
 fi
