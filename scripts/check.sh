@@ -110,7 +110,9 @@ run_lint() {
 	local lane=lint kdirs=() out rc=0 p f
 
 	echo "== lint"
-	eval "$("$top/scripts/kernel.sh" x86-debug)" && kdirs+=("$KDIR")
+	# sparse needs a configured 6.12 tree, not a built kernel: a fresh
+	# machine's make lint should not wait for a kernel build
+	eval "$("$top/scripts/kernel.sh" x86-debug prepare)" && kdirs+=("$KDIR")
 	eval "$("$top/scripts/kernel.sh" distro)" && kdirs+=("$KDIR")
 	[ ${#kdirs[@]} = 2 ] || { lane_failed "no kernel"; return; }
 	out=$("$top/scripts/lint.sh" "${kdirs[@]}" 2>&1) || rc=$?

@@ -4,6 +4,13 @@
 # Find or build the kernel a test lane runs.
 #
 #   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
+#   scripts/kernel.sh LANE prepare
+#
+# With "prepare", a self-built kernel's tree is only configured and made
+# with modules_prepare (a minute or two, not a kernel build): enough to
+# build modules against, as scripts/lint.sh's sparse gate does, but no
+# vmlinux, no Module.symvers and no IMAGE. A tree already built serves too.
+# A later build of the lane goes on in the same directory.
 #
 # Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
 # KVER, and TCG_THREAD, the PERFKMOD_TCG_THREAD scripts/vm.sh must boot
@@ -25,6 +32,12 @@ jobs=$(nproc)
 
 log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
+
+case ${2:-} in
+"") target=all done=built ;;
+prepare) target=modules_prepare done=prepared ;;
+*) die "unknown target '$2' (prepare)" ;;
+esac
 
 # One kernel.sh per lane at a time: two test runs (or a run and a demo)
 # would otherwise build or fetch into the same directory at once. The
@@ -87,7 +100,7 @@ build_lane() {
 	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
 	frag=$out/perfkmod.fragment
 
-	if [ ! -f "$out/.perfkmod-built" ]; then
+	if [ ! -f "$out/.perfkmod-built" ] && [ ! -f "$out/.perfkmod-$done" ]; then
 		log "building $lane kernel in $out (log: $out/build.log)"
 		mkdir -p "$out"
 		# the lane's fragment may override common's (x86-kcsan turns
@@ -106,11 +119,11 @@ build_lane() {
 		verify_config "$out/.config" "$frag" ||
 			die "$lane: the config fragment did not survive Kconfig"
 		if ! make -C "$src" O="$out" ARCH="$arch" CROSS_COMPILE="$cross" \
-			-j"$jobs" all >"$out/build.log" 2>&1; then
+			-j"$jobs" $target >"$out/build.log" 2>&1; then
 			tail -40 "$out/build.log" >&2
 			die "$lane: kernel build failed (see $out/build.log)"
 		fi
-		touch "$out/.perfkmod-built"
+		touch "$out/.perfkmod-$done"
 		for old in "$cache/build/$lane"-*; do
 			[ "$old" = "$out" ] || rm -rf "$old"
 		done
