@@ -4,7 +4,8 @@
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
 # make samples         also build the example client module in samples/
 # make check           build the test kernels and run every test lane in QEMU
-# make check LANE=x    one lane: lint, x86-debug, distro or arm64-pmu
+# make check LANE=x    one lane: lint, x86-debug, distro, arm64-pmu, x86-kcsan,
+#                      bench-smoke or fresh
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
 # make bench           perfkmod's costs next to raw perf, in QEMU (docs/BENCHMARKS.md)
@@ -46,7 +47,8 @@ clean:
 	$(kbuild) clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench clean 2>/dev/null || true
-	rm -rf .build
+	# --one-file-system: never into what a killed fresh lane left mounted
+	rm -rf --one-file-system .build
 
 check:
 	scripts/check.sh $(LANE)

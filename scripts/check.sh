@@ -4,7 +4,7 @@
 # Run perfkmod's tests in QEMU: "make check" runs this.
 #
 #   scripts/check.sh [LANE...]    default: lint x86-debug distro arm64-pmu
-#                                 x86-kcsan bench-smoke
+#                                 x86-kcsan bench-smoke fresh
 #
 # The lint lane runs the kernel's style gates (scripts/lint.sh) against
 # the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
@@ -17,13 +17,16 @@
 # "make bench SMOKE=1" (scripts/bench.sh --smoke): the benchmarks with tiny
 # counts on Debian's kernel; each table row produced is one test passed,
 # each missing one a test failed, the scale rows of 1024 and 4096 counters
-# (not run in the smoke) skips; no timing is judged.
+# (not run in the smoke) skips; no timing is judged. The fresh lane
+# (scripts/fresh.sh) runs make demo, make lint and make check LANE=distro
+# in a new Debian 12 root with nothing but build-essential and git added:
+# each of them is one test, and the making of the root one more.
 
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan bench-smoke}
+lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan bench-smoke fresh}
 passed=0 failed=0 skipped=0
 
 "$top/scripts/deps.sh" $lanes || exit 1
@@ -143,12 +146,30 @@ run_bench_smoke() {
 	echo "bench-smoke: $((SECONDS - start)) s, table in $top/.build/bench-smoke/table.txt"
 }
 
+# The README's commands on a new Debian machine: each PERFKMOD-FRESH line
+# is one test.
+run_fresh() {
+	local lane=fresh out=$top/.build/fresh.out rc=0 p f start=$SECONDS
+
+	echo "== fresh"
+	mkdir -p "$top/.build"
+	# shown as it goes: the lane takes minutes
+	"$top/scripts/fresh.sh" 2>&1 | tee "$out" || rc=$?
+	p=$(grep -c "^PERFKMOD-FRESH ok " "$out")
+	f=$(grep -c "^PERFKMOD-FRESH not ok " "$out")
+	# fresh.sh failing without naming a step still fails the lane
+	[ $rc = 0 ] || [ "$f" != 0 ] || f=1
+	echo "fresh: $p passed, $f failed, $((SECONDS - start)) s, logs in $top/.build/fresh/"
+	passed=$((passed + p)) failed=$((failed + f))
+}
+
 for lane in $lanes; do
 	case $lane in
 	lint) run_lint ;;
 	x86-debug | x86-kcsan | distro | arm64-pmu) run_lane "$lane" ;;
 	bench-smoke) run_bench_smoke ;;
-	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, x86-kcsan, bench-smoke)" ;;
+	fresh) run_fresh ;;
+	*) lane_failed "unknown lane (lint, x86-debug, distro, arm64-pmu, x86-kcsan, bench-smoke, fresh)" ;;
 	esac
 done
 

@@ -101,7 +101,7 @@ build_lane() {
 	frag=$out/perfkmod.fragment
 
 	if [ ! -f "$out/.perfkmod-built" ] && [ ! -f "$out/.perfkmod-$done" ]; then
-		log "building $lane kernel in $out (log: $out/build.log)"
+		log "building $lane kernel ($target) in $out (log: $out/build.log)"
 		mkdir -p "$out"
 		# the lane's fragment may override common's (x86-kcsan turns
 		# KASAN off): keep each option's last setting
