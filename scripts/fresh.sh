@@ -148,8 +148,7 @@ make_root() {
 		{ echo "cannot bind /proc, /sys, /dev in"; return 1; }
 	{ rev=$(git -C "$top" rev-parse HEAD) &&
 		git clone -q "$top" "$root/root/perfkmod" &&
-		git -C "$root/root/perfkmod" checkout -q --detach "$rev" &&
-		echo "fresh: testing $(git -C "$top" log --oneline -1 "$rev")" >&2; } ||
+		git -C "$root/root/perfkmod" checkout -q --detach "$rev"; } ||
 		{ echo "git clone failed"; return 1; }
 	step root-packages 900 "apt-get update -q && apt-get install -y -q \
 --no-install-recommends $extra" >&2 ||
@@ -167,6 +166,7 @@ cleanup
 	done
 	exit 1
 }
+echo "fresh: testing $(git -C "$top" log --oneline -1 HEAD)"
 git -C "$top" diff --quiet HEAD 2>/dev/null ||
 	echo "fresh: uncommitted changes are not tested: the clone is of HEAD"
 
