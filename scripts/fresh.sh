@@ -24,9 +24,11 @@
 # and fresh-root, the making of the root itself. Only the debootstrap
 # tarball of minbase's packages is cached ($PERFKMOD_CACHE/fresh/; made
 # again after 30 days or for another mirror); everything else is fetched
-# and built anew each run. Each step has a time limit. The root is
-# .build/fresh/root, removed at the end (PERFKMOD_FRESH_KEEP=1 keeps it
-# after a failure), the steps' logs stay in .build/fresh/*.log.
+# and built anew each run. Each step has a time limit, 5 to 10 times what
+# it takes here (a minute or two each), so that a hang fails the lane in
+# minutes, not at CI's limit. The root is .build/fresh/root, removed at
+# the end (PERFKMOD_FRESH_KEEP=1 keeps it after a failure); the steps'
+# logs stay in .build/fresh/*.log.
 #
 # Prints "PERFKMOD-FRESH ok|not ok NAME[ - why]" lines (scripts/check.sh
 # counts them), naming the missing command when a step failed for want of
@@ -110,7 +112,7 @@ tarball() {
 	[ -z "$(find "$tar" -mtime +30 2>/dev/null)" ] || rm -f "$tar"
 	if [ ! -f "$tar" ]; then
 		rm -rf "$dir/tarball"
-		timeout 900 debootstrap --variant=minbase --make-tarball="$tar.tmp" \
+		timeout 600 debootstrap --variant=minbase --make-tarball="$tar.tmp" \
 			"$suite" "$dir/tarball" "$mirror" >&2
 		mv "$tar.tmp" "$tar"
 		rm -rf "$dir/tarball"
@@ -131,7 +133,7 @@ make_root() {
 		}' "$sources")
 	[ -n "$mirror" ] || { echo "no $suite mirror in $sources"; return 1; }
 	tar=$(tarball "$mirror") || { echo "debootstrap --make-tarball failed"; return 1; }
-	timeout 900 debootstrap --variant=minbase --unpack-tarball="$tar" \
+	timeout 600 debootstrap --variant=minbase --unpack-tarball="$tar" \
 		"$suite" "$root" "$mirror" >&2 ||
 		{ echo "debootstrap --unpack-tarball failed"; return 1; }
 	# the machine's sources, main and security, and nothing else
@@ -150,7 +152,7 @@ make_root() {
 		git clone -q "$top" "$root/root/perfkmod" &&
 		git -C "$root/root/perfkmod" checkout -q --detach "$rev"; } ||
 		{ echo "git clone failed"; return 1; }
-	step root-packages 900 "apt-get update -q && apt-get install -y -q \
+	step root-packages 600 "apt-get update -q && apt-get install -y -q \
 --no-install-recommends $extra" >&2 ||
 		{ why "$dir/root-packages.log"; return 1; }
 }
@@ -181,21 +183,21 @@ fi
 result ok fresh-root
 echo "fresh: the root took $((SECONDS - start)) s"
 
-if step demo 1200 "make demo" &&
+if step demo 600 "make demo" &&
 	grep -q 'perfkmod_events_total{name="pf"' "$dir/demo.log"; then
 	result ok fresh-demo
 else
 	result not ok "fresh-demo - $(why "$dir/demo.log")"
 fi
 
-if step lint 1800 "make lint"; then
+if step lint 900 "make lint"; then
 	result ok fresh-lint
 else
 	result not ok "fresh-lint - $(why "$dir/lint.log")"
 fi
 
 counts=
-step distro 1800 "make check LANE=distro" && rc=0 || rc=$?
+step distro 1200 "make check LANE=distro" && rc=0 || rc=$?
 counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
 	"$dir/distro.log" | tail -1)
 if [ "$rc" = 0 ] && [ -n "$counts" ]; then
