@@ -196,7 +196,6 @@ else
 	result not ok "fresh-lint - $(why "$dir/lint.log")"
 fi
 
-counts=
 step distro 1200 "make check LANE=distro" && rc=0 || rc=$?
 counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
 	"$dir/distro.log" | tail -1)
