@@ -13,6 +13,12 @@ kernel's own races are listed, not counted.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
 N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
 when anything failed.
+
+A guest that ends without PERFKMOD-DONE counts as one more failure. A
+guest watchdog that stops a hung test says why first (PERFKMOD-ABORT WHY,
+after the test's "not ok" line and before it dumps the blocked tasks and
+ends the VM): that reason and the tasks the dump shows blocked are then
+what the failure reports.
 """
 
 import json
@@ -35,6 +41,10 @@ KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
 KUNIT_TOTALS = re.compile(
     r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
 GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
+# A guest watchdog ending the run early, and the blocked tasks that sysrq w
+# (or the hung task detector) then lists.
+GUEST_ABORT = re.compile(r"PERFKMOD-ABORT (.*)$")
+BLOCKED_TASK = re.compile(r"^task:(\S+)\s+state:D|^INFO: task (\S+):\d+ blocked")
 # A JSON line a guest test wants parsed by a real parser (perfkstat -j):
 # one object with perf stat's keys.
 GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
@@ -77,6 +87,7 @@ def judge(lane, lines):
     diag, last_indent = [], 0
     leaks, races = [], []
     done = False
+    aborted, blocked = None, []
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
@@ -107,6 +118,15 @@ def judge(lane, lines):
         if "PERFKMOD-KUNIT-MODULE" in line:
             announced.append((line.split()[-1], len(suites)))
             continue
+        m = GUEST_ABORT.search(line)
+        if m:
+            aborted = aborted or m.group(1)
+            continue
+        m = BLOCKED_TASK.match(line)
+        if m and aborted:
+            task = m.group(1) or m.group(2)
+            if task not in blocked:
+                blocked.append(task)
         if line.startswith("PERFKMOD-KMEMLEAK "):
             leaks.append(line[len("PERFKMOD-KMEMLEAK "):])
             continue
@@ -172,7 +192,15 @@ def judge(lane, lines):
         failed += 1
         problems.append(f"{len(suites)} KUnit suites started but "
                         f"{totals} printed their totals (a crash?)")
-    if not done:
+    if not done and aborted:
+        failed += 1
+        problems.append("a guest watchdog stopped the tests early (those"
+                        f" after it did not run): {aborted}" +
+                        (f"; blocked tasks: {' '.join(blocked)}"
+                         if blocked else "") +
+                        "; the log ends with:\n    " +
+                        "\n    ".join(l.rstrip() for l in lines[-15:]))
+    elif not done:
         failed += 1
         problems.append("the guest did not finish its tests (crash or timeout);"
                         " the log ends with:\n    " +
