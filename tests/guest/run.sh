@@ -34,10 +34,12 @@ perf_events() {
 }
 events_before=$(perf_events)
 
-# The KCSAN lane runs the tests that load perfkmod from many sides at once.
+# The KCSAN lane runs the tests that load perfkmod from many sides at once,
+# and CPU hotplug under every kind of counter.
 scripts=/tests/test-*.sh
 [ "$lane" = x86-kcsan ] && scripts="/tests/test-client.sh
-	/tests/test-concurrency.sh /tests/test-fuzz.sh /tests/test-stress.sh"
+	/tests/test-concurrency.sh /tests/test-fuzz.sh /tests/test-hotplug.sh
+	/tests/test-stress.sh"
 for t in $scripts; do
 	log "PERFKMOD-SCRIPT ${t##*/}"
 	sh "$t" "$lane"
