@@ -44,7 +44,8 @@ GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
 # A guest watchdog ending the run early, and the blocked tasks that sysrq w
 # (or the hung task detector) then lists.
 GUEST_ABORT = re.compile(r"PERFKMOD-ABORT (.*)$")
-BLOCKED_TASK = re.compile(r"^task:(\S+)\s+state:D|^INFO: task (\S+):\d+ blocked")
+BLOCKED_TASK = re.compile(
+    r"^task:(\S+)\s+state:D|^INFO: task (\S+):\d+ blocked")
 # A JSON line a guest test wants parsed by a real parser (perfkstat -j):
 # one object with perf stat's keys.
 GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")

@@ -310,7 +310,8 @@ for k in $kinds; do
 	done
 done
 read -r t1 _ </proc/uptime
-log "PERFKMOD-FIGURE hotplug matrix: $n cycles per kind and target, $(echo "$kinds" | wc -w) kinds, ${t0%.*} to ${t1%.*} s"
+log "PERFKMOD-FIGURE hotplug matrix: $n cycles per kind and target," \
+	"$(echo "$kinds" | wc -w) kinds, ${t0%.*} to ${t1%.*} s"
 
 # --- 2. create and release while CPU 1 comes and goes -------------------
 
@@ -320,7 +321,8 @@ log "PERFKMOD-FIGURE hotplug matrix: $n cycles per kind and target, $(echo "$kin
 # it offline (ENODEV).
 churn() {
 	label=$1 spec=$2 period=$3
-	watch churn-$label "add/del of $spec counters while CPU 1 goes offline and online in a loop"
+	watch churn-$label \
+		"add/del of $spec counters while a loop takes CPU 1 down and up"
 	why=
 	rm -f /tmp/hotplug.stop /tmp/hotplug.loops
 	(
