@@ -17,10 +17,11 @@
 # IMAGE with) for the caller to eval; everything else goes to stderr.
 #
 # Self-built kernels come from Debian's linux-source-6.12, configured as
-# allnoconfig plus tests/config/common.config plus tests/config/LANE.config,
-# and are cached in $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key
-# made of the source package version, the fragments and the compiler: they
-# are rebuilt only when that key changes. The distro lane is Debian's own
+# allnoconfig plus tests/config/common.config, tests/config/ARCH.config
+# (where there is one) and tests/config/LANE.config, and are cached in
+# $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key made of the
+# source package version, the fragments and the compiler: they are rebuilt
+# only when that key changes. The distro lane is Debian's own
 # amd64 kernel image and the headers package that matches it.
 
 set -euo pipefail
@@ -90,12 +91,17 @@ verify_config() {
 }
 
 build_lane() {
-	local arch=$1 cross=$2 image=$3 src ver key out frag
+	local arch=$1 cross=$2 image=$3 src ver key out frag frags f thread=
 
 	src=$(source_tree)
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-	key=$(cat "$top/tests/config/common.config" \
-		"$top/tests/config/$lane.config" | sha256sum | cut -c1-12)
+	frags=
+	for f in common "$4" "$lane"; do
+		[ ! -f "$top/tests/config/$f.config" ] ||
+			frags="$frags $top/tests/config/$f.config"
+	done
+	# shellcheck disable=SC2086 # a list of paths without spaces
+	key=$(cat $frags | sha256sum | cut -c1-12)
 	key=$key-$(echo "$("${cross}gcc" --version | head -1)" | sha256sum | cut -c1-6)
 	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
 	frag=$out/perfkmod.fragment
@@ -103,10 +109,10 @@ build_lane() {
 	if [ ! -f "$out/.perfkmod-built" ] && [ ! -f "$out/.perfkmod-$done" ]; then
 		log "building $lane kernel ($target) in $out (log: $out/build.log)"
 		mkdir -p "$out"
-		# the lane's fragment may override common's (x86-kcsan turns
-		# KASAN off): keep each option's last setting
-		cat "$top/tests/config/common.config" \
-			"$top/tests/config/$lane.config" | awk '
+		# a later fragment may override an earlier one (x86-kcsan
+		# turns KASAN off): keep each option's last setting
+		# shellcheck disable=SC2086
+		cat $frags | awk '
 			/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
 			/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { sym = $2 }
 			sym != "" {
@@ -124,12 +130,20 @@ build_lane() {
 			die "$lane: kernel build failed (see $out/build.log)"
 		fi
 		touch "$out/.perfkmod-$done"
-		for old in "$cache/build/$lane"-*; do
-			[ "$old" = "$out" ] || rm -rf "$old"
-		done
 	fi
+	# Other configurations of the lane (other checkouts, other branches
+	# sharing this cache) are removed only when unused for a week: two
+	# checkouts would otherwise delete each other's kernels on every run.
+	touch "$out/.perfkmod-used"
+	for old in "$cache/build/$lane"-*; do
+		[ "$old" = "$out" ] ||
+			[ -n "$(find "$old/.perfkmod-used" -mtime -7 2>/dev/null)" ] ||
+			rm -rf "$old"
+	done
+	# x86 kernels with JUMP_LABEL: one host thread (see distro_lane())
+	[ "$arch" != x86_64 ] || thread=single
 	echo "ARCH=$arch CROSS_COMPILE=$cross KDIR=$out IMAGE=$out/$image" \
-		"KVER=$(cat "$out/include/config/kernel.release") TCG_THREAD="
+		"KVER=$(cat "$out/include/config/kernel.release") TCG_THREAD=$thread"
 }
 
 # Debian's own kernel: the image that matches the installed headers.
@@ -161,15 +175,18 @@ distro_lane() {
 	# translation while memory held the new jmp; the INT3 handler, finding
 	# no INT3 there, returned to it for ever (gdb: both vCPUs in
 	# asm_exc_int3 at finish_task_switch's perf_sw_event branch, memory
-	# there "jmp", no patch in progress). The 6.12 kernels keep a thread
-	# per vCPU, so that their CPUs really race, and never showed it.
+	# there "jmp", no patch in progress). The x86 6.12 test kernels, once
+	# built with JUMP_LABEL like this one, showed it too ("Oops: int3" in
+	# __schedule, the INT3 of the old code run where memory held the new
+	# jmp): every x86 kernel gets one host thread. arm64 patches its
+	# jump labels without INT3 and keeps a thread per vCPU.
 	echo "ARCH=x86_64 CROSS_COMPILE= KDIR=/usr/src/linux-headers-$kver" \
 		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver TCG_THREAD=single"
 }
 
 case $lane in
-x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage ;;
-arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image ;;
+x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage x86_64 ;;
+arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image arm64 ;;
 distro) distro_lane ;;
 *) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro)" ;;
 esac
