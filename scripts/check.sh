@@ -21,6 +21,11 @@
 # (scripts/fresh.sh) runs make demo, make lint and make check LANE=distro
 # in a new Debian 12 root with nothing but build-essential and git added:
 # each of them is one test, and the making of the root one more.
+#
+# For a developer's quick runs: PERFKMOD_GUEST_ARGS, more kernel command
+# line for the lanes that boot, e.g. "perfkmod_scripts=test-hotplug.sh"
+# (only that guest script; "none" for none) or
+# "kunit.filter_glob=perfkmod_overflow.*" (only those KUnit cases).
 
 set -uo pipefail
 
@@ -99,7 +104,7 @@ run_lane() {
 		"$dir/src" "$dir/helpers" || { lane_failed "initramfs"; return; }
 	PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$arch" "$IMAGE" \
 		"$dir/initramfs.cpio" "$dir/console.log" "$timeout" \
-		"perfkmod_lane=$lane"
+		"perfkmod_lane=$lane" ${PERFKMOD_GUEST_ARGS:-}
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
 		grep -v '^counts '
 	counts=$(sed -n 's/^counts //p' "$dir/judge.log")

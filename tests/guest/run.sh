@@ -40,6 +40,10 @@ scripts=/tests/test-*.sh
 [ "$lane" = x86-kcsan ] && scripts="/tests/test-client.sh
 	/tests/test-concurrency.sh /tests/test-fuzz.sh /tests/test-hotplug.sh
 	/tests/test-stress.sh"
+# perfkmod_scripts= on the kernel command line (a developer's quick run,
+# scripts/check.sh): only those scripts, or none.
+[ -n "$perfkmod_scripts" ] && scripts=$(for t in $perfkmod_scripts; do
+	[ "$t" = none ] || echo "/tests/$t"; done)
 for t in $scripts; do
 	log "PERFKMOD-SCRIPT ${t##*/}"
 	sh "$t" "$lane"
