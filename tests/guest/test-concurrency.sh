@@ -3,7 +3,8 @@
 #
 # Four processes add, enable, reset, disable, re-period and delete
 # counters at once (their own and one they share) and two more read every
-# file, for 15 s (tests/helpers/ctlstress), while two sampling counters overflow with callbacks: a
+# file, for 15 s and a least number of rounds however slow the machine
+# (tests/helpers/ctlstress), while two sampling counters overflow with callbacks: a
 # client's and one made through control. Allowed answers: success, EEXIST,
 # ENOENT, EINVAL (a period on a counter that does not sample). Afterwards
 # the list holds exactly the counter that was there before, and everything

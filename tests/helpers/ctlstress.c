@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctlstress write ID SECONDS: for SECONDS, add, enable, reset, re-period,
+ * ctlstress write ID SECONDS: for SECONDS, and at least WRITE_ROUNDS
+ * rounds however slow the machine is, add, enable, reset, re-period,
  * disable and delete counters wK-0..wK-3 of its own and "shared" (which
  * every writer adds and deletes too) through perfkmod's control file, and
  * read a counter's files in between. Every command it starts it finishes,
  * ending on deletes, so that none of its counters is left.
  *
  * ctlstress read SECONDS: read summary, metrics, control and every
- * counter's files, over and over.
+ * counter's files, over and over, for SECONDS and at least READ_ROUNDS
+ * rounds.
  *
  * Prints "OPS UNEXPECTED"; an answer other than success, EEXIST, ENOENT or
  * EINVAL (period of a counter that does not sample) is unexpected and is
@@ -23,6 +25,15 @@
 #include <unistd.h>
 
 #define DBG	"/sys/kernel/debug/perfkmod"
+
+/*
+ * The least work each process does, so that the test's load is the same
+ * on a slow day: 13 rounds of 9 operations from each of 4 writers is over
+ * 400 commands and reads; 10 rounds of at least 5 reads from each of 2
+ * readers over 100 reads.
+ */
+#define WRITE_ROUNDS	13
+#define READ_ROUNDS	10
 
 static long ops, unexpected;
 
@@ -68,7 +79,7 @@ static void writer(int id, time_t end)
 		perror(DBG "/control");
 		exit(2);
 	}
-	for (i = 0; time(NULL) < end; i++) {
+	for (i = 0; time(NULL) < end || i < WRITE_ROUNDS; i++) {
 		snprintf(name, sizeof(name), "w%d-%u", id, i % 4);
 		for (k = 0; k < sizeof(fmt) / sizeof(*fmt); k++) {
 			snprintf(cmd, sizeof(cmd), fmt[k], name);
@@ -88,8 +99,9 @@ static void reader(time_t end)
 	char path[512];
 	struct dirent *d;
 	DIR *dir;
+	int i;
 
-	while (time(NULL) < end) {
+	for (i = 0; time(NULL) < end || i < READ_ROUNDS; i++) {
 		slurp(DBG "/summary");
 		slurp(DBG "/metrics");
 		slurp(DBG "/control");
