@@ -51,15 +51,29 @@ struct perfkmod_cpu {
 	u64 base;
 	/* what the CPU's earlier events counted before it went offline */
 	struct perfkmod_value retired;
+	/*
+	 * Bumped by the CPU hotplug callback each time the CPU goes offline
+	 * or comes online (WRITE_ONCE(), read with READ_ONCE()); @event is
+	 * good only while @event_seq, the @seq it was made at, equals it.
+	 */
+	unsigned int seq;
+	unsigned int event_seq;
 };
 
 /**
  * struct perfkmod_counter - a counter: one perf event, or one per CPU
  * @config: the config it was created from; @config.task is NULL (the task,
  *	if any, is named by @config.pid).
- * @lock: serialises enable, disable, reset, reads of all-CPUs counters and
- *	the CPU hotplug callbacks. Protects @enabled, @cpus and @base writes.
- *	Lock order: cpu_hotplug_lock, then @lock, then perf's own mutexes.
+ * @lock: serialises enable, disable, reset, reads of per-CPU counters and
+ *	@hotplug_work. Protects @enabled, the events, errors and values in
+ *	@cpus, and @base writes. Lock order (outermost first):
+ *	perfkmod_named_mutex, perfkmod_named.lock, @lock, then what perf
+ *	takes when an event is made, changed or released: its context
+ *	mutexes, and cpu_hotplug_lock for reading (static_key_slow_inc()
+ *	and _dec() of software and tracepoint events, with JUMP_LABEL).
+ *	So @lock is never taken, and no event made or released, under
+ *	cpu_hotplug_lock: the CPU hotplug callback takes no lock of
+ *	perfkmod's and leaves the events to @hotplug_work.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state.
  * @event: the perf event of a task counter; NULL otherwise.
@@ -71,6 +85,8 @@ struct perfkmod_cpu {
  * @owner: the module that created the counter.
  * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
  * @node: a per-CPU counter's entry in perfkmod's CPU hotplug state.
+ * @hotplug_work: brings the events of a per-CPU counter in line with the
+ *	online CPUs, in a workqueue, after the hotplug callback queued it.
  * @callbacks: the registered callbacks, an RCU list the trampoline walks;
  *	changed under perfkmod_callback_mutex.
  * @stats: overflow statistics.
@@ -90,6 +106,7 @@ struct perfkmod_counter {
 	struct module *owner;
 	struct list_head all;
 	struct hlist_node node;
+	struct work_struct hotplug_work;
 	struct list_head callbacks;
 	struct perfkmod_pcpu_stats __percpu *stats;
 	atomic_t limit;
@@ -98,6 +115,7 @@ struct perfkmod_counter {
 };
 
 int perfkmod_hotplug_init(void);
+void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
 void perfkmod_hotplug_exit(void);
 
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,

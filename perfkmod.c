@@ -118,7 +118,9 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 
 /*
  * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
- * the checks of perf_event_open() that the kernel path skips.
+ * the checks of perf_event_open() that the kernel path skips. The event is
+ * made disabled and checked before it is enabled: a frequency event starts
+ * at period 1 and would overflow at once, before a check could refuse it.
  */
 static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 				       struct task_struct *task, bool disabled)
@@ -129,7 +131,7 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	int err;
 
 	config_to_attr(&c->config, &attr);
-	attr.disabled = disabled;
+	attr.disabled = 1;
 	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
 						 perfkmod_overflow : NULL, c);
 	if (IS_ERR(event))
@@ -144,9 +146,12 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	else if (c->config.sample_freq > PERFKMOD_TIMER_FREQ_MAX)
 		err = -EINVAL;	/* a timer's frequency, made a period by perf */
 	if (err) {
+		/* never enabled: no overflow reached the trampoline */
 		perf_event_release_kernel(event);
 		return ERR_PTR(err);
 	}
+	if (!disabled)
+		perf_event_enable(event);
 	return event;
 }
 
@@ -181,91 +186,170 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 }
 
 /*
- * CPU hotplug callbacks of per-CPU counters (all CPUs, or one CPU), also
- * run on every online CPU by cpuhp_state_add_instance() and
- * cpuhp_state_remove_instance(). They run with cpu_hotplug_lock held and
- * never fail: a CPU must come online even when its event cannot be
- * created; the CPU then reads as in error.
+ * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
+ * offline: the callback of both directions, in the CPU's hotplug thread
+ * while the CPU hotplug lock is held for writing. It must not make or
+ * release a perf event here: perf's software and tracepoint events flip
+ * static keys, which take cpus_read_lock() (with CONFIG_JUMP_LABEL, as in
+ * every distribution kernel) and would deadlock. So it only notes that the
+ * CPU's event, if any, is no longer good, and leaves the work to
+ * sync_cpus(), in a workqueue. perf detaches the events of a CPU going
+ * offline for good (after this callback, which runs before perf's own);
+ * sync_cpus() keeps what such an event counted and makes a new one when the
+ * CPU is back. Never fails: a CPU must come online even when its event
+ * cannot be made; it then reads as in error.
  */
-static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
-{
-	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
-						 node);
-	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
-	struct perf_event *event;
-
-	if (!counts_on(c, cpu))
-		return 0;
-	mutex_lock(&c->lock);
-	event = create_event(c, cpu, NULL, !c->enabled);
-	if (IS_ERR(event)) {
-		pc->err = PTR_ERR(event);
-		pr_debug("no event on CPU %u: %pe\n", cpu, event);
-	} else {
-		pc->event = event;
-		pc->err = 0;
-	}
-	mutex_unlock(&c->lock);
-	return 0;
-}
-
-/* A CPU going offline keeps what its event counted, in @retired. */
-static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
+static int perfkmod_cpu_changed(unsigned int cpu, struct hlist_node *node)
 {
 	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
 						 node);
 	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-	mutex_lock(&c->lock);
-	if (pc->event) {
-		add_event_value(pc->event, &pc->retired);
-		perf_event_release_kernel(pc->event);
-		pc->event = NULL;
+	if (counts_on(c, cpu)) {
+		/* only written here; pairs with READ_ONCE() in sync_cpus() */
+		WRITE_ONCE(pc->seq, pc->seq + 1);
+		queue_work(system_unbound_wq, &c->hotplug_work);
 	}
-	pc->err = 0;
-	mutex_unlock(&c->lock);
 	return 0;
 }
 
 /*
- * The events of an all-CPUs or one-CPU counter, made by the hotplug
- * callbacks: perf detaches a CPU's events for good when the CPU goes
- * offline, so perfkmod makes them anew when it comes back.
+ * Bring the events of a per-CPU counter in line with the CPUs: retire the
+ * event of each CPU that went offline (or went and came back) since its
+ * event was made, keeping what it counted in @retired; make an event for
+ * each counted CPU that is online and has none, also where an earlier
+ * attempt failed. A CPU that goes offline meanwhile makes perf answer
+ * -ENODEV, and its callback queues another sync. Called with @c->lock held
+ * and without the CPU hotplug lock.
+ *
+ * Return: the first errno perf gave for an online CPU, or 0.
+ */
+static int sync_cpus(struct perfkmod_counter *c)
+{
+	struct perf_event *event;
+	int cpu, first = 0;
+	unsigned int seq;
+
+	lockdep_assert_held(&c->lock);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+		if (!counts_on(c, cpu))
+			continue;
+		/* pairs with WRITE_ONCE() in perfkmod_cpu_changed() */
+		seq = READ_ONCE(pc->seq);
+		if (pc->event && pc->event_seq != seq) {
+			add_event_value(pc->event, &pc->retired);
+			perf_event_release_kernel(pc->event);
+			pc->event = NULL;
+		}
+		if (pc->event)
+			continue;
+		pc->err = 0;
+		if (!cpu_online(cpu))
+			continue;
+		event = create_event(c, cpu, NULL, !c->enabled);
+		if (IS_ERR(event)) {
+			if (PTR_ERR(event) != -ENODEV)
+				pc->err = PTR_ERR(event);
+			pr_debug("no event on CPU %d: %pe\n", cpu, event);
+			first = first ?: pc->err;
+			continue;
+		}
+		pc->event = event;
+		pc->event_seq = seq;
+	}
+	return first;
+}
+
+static void hotplug_work(struct work_struct *work)
+{
+	struct perfkmod_counter *c = container_of(work, struct perfkmod_counter,
+						  hotplug_work);
+
+	mutex_lock(&c->lock);
+	sync_cpus(c);
+	mutex_unlock(&c->lock);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * perfkmod_counter_flush_hotplug() - wait for a counter's hotplug work
+ * @c: a per-CPU counter.
+ *
+ * For the KUnit suites: once it returns, the events of @c follow the CPU
+ * hotplug operations that returned before it was called.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
+{
+	flush_work(&c->hotplug_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
+#endif
+
+/*
+ * Release the events of a per-CPU counter for good: no hotplug callback
+ * queues the work after the instance is removed, and none of it runs after
+ * cancel_work_sync(). Return: whether there was an event to release.
+ */
+static bool release_cpus(struct perfkmod_counter *c)
+{
+	bool any = false;
+	int cpu;
+
+	cpuhp_state_remove_instance_nocalls(perfkmod_hp_state, &c->node);
+	cancel_work_sync(&c->hotplug_work);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+
+		if (pc->event) {
+			perf_event_release_kernel(pc->event);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/*
+ * The events of an all-CPUs or one-CPU counter: made here for the CPUs
+ * online, then by sync_cpus() as CPUs come and go.
  */
 static int create_cpus(struct perfkmod_counter *c)
 {
 	bool one = c->config.target == PERFKMOD_TARGET_CPU;
-	int cpu, err;
+	int err;
 
 	/* what perf says of a CPU number it has no CPU for */
-	if (one && c->config.cpu >= nr_cpu_ids)
+	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
 		return -EINVAL;
 	c->cpus = alloc_percpu(struct perfkmod_cpu);
 	if (!c->cpus)
 		return -ENOMEM;
-	err = cpuhp_state_add_instance(perfkmod_hp_state, &c->node);
+	INIT_WORK(&c->hotplug_work, hotplug_work);
+	/* from here on, a CPU that comes or goes queues a sync */
+	err = cpuhp_state_add_instance_nocalls(perfkmod_hp_state, &c->node);
 	if (err)
 		goto err_free;
 
-	/* The callbacks do not fail; creation does, with the first errno. */
 	mutex_lock(&c->lock);
-	for_each_possible_cpu(cpu) {
-		err = per_cpu_ptr(c->cpus, cpu)->err;
-		if (err)
-			break;
-	}
-	/* the one CPU was offline: perf's errno for that */
+	err = sync_cpus(c);
+	/* the one CPU is offline: perf's errno for that */
 	if (!err && one && !per_cpu_ptr(c->cpus, c->config.cpu)->event)
 		err = -ENODEV;
 	mutex_unlock(&c->lock);
 	if (err)
-		goto err_remove;
+		goto err_release;
 	return 0;
 
-err_remove:
-	cpuhp_state_remove_instance(perfkmod_hp_state, &c->node);
+err_release:
+	/* an event enabled meanwhile may still be in the trampoline */
+	if (release_cpus(c))
+		synchronize_rcu();
 err_free:
 	free_percpu(c->cpus);
+	c->cpus = NULL;
 	return err;
 }
 
@@ -392,13 +476,20 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	mutex_lock(&c->lock);
 	c->releasing = true;
 	mutex_unlock(&c->lock);
-	if (c->cpus) {
-		cpuhp_state_remove_instance(perfkmod_hp_state, &c->node);
-		free_percpu(c->cpus);
-	} else {
+	if (c->cpus)
+		release_cpus(c);
+	else
 		perf_event_release_kernel(c->event);
-	}
+	/*
+	 * Kernels without upstream's fix of __perf_event_overflow() against
+	 * perf_remove_from_context() ran software and tracepoint overflows
+	 * with interrupts on: the trampoline may still be running on an event
+	 * just released, reading @c. Every context perf calls it in is an RCU
+	 * read-side section (NMI included), so a grace period waits for it.
+	 */
+	synchronize_rcu();
 	perfkmod_overflow_counter_exit(c);
+	free_percpu(c->cpus);
 	mutex_destroy(&c->lock);
 	kfree(c);
 }
@@ -423,13 +514,24 @@ static void apply_to_events(struct perfkmod_counter *c,
 	}
 }
 
-void perfkmod_counter_enable(struct perfkmod_counter *c)
+/*
+ * Start counting, delivering @limit overflows (-1: all); CPUs whose event
+ * could not be made are tried again.
+ */
+static void enable(struct perfkmod_counter *c, int limit)
 {
 	mutex_lock(&c->lock);
-	atomic_set(&c->limit, -1);
+	atomic_set(&c->limit, limit);
 	c->enabled = true;
 	apply_to_events(c, perf_event_enable);
+	if (c->cpus)
+		sync_cpus(c);
 	mutex_unlock(&c->lock);
+}
+
+void perfkmod_counter_enable(struct perfkmod_counter *c)
+{
+	enable(c, -1);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
 
@@ -437,11 +539,7 @@ int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
 {
 	if (!is_sampling(&c->config) || !n)
 		return -EINVAL;
-	mutex_lock(&c->lock);
-	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
-	c->enabled = true;
-	apply_to_events(c, perf_event_enable);
-	mutex_unlock(&c->lock);
+	enable(c, min_t(unsigned int, n, INT_MAX));
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
@@ -561,6 +659,14 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
+/* cpu-clock and task-clock: perf turns their frequency into a period. */
+static bool is_timer(const struct perfkmod_config *cfg)
+{
+	return cfg->type == PERF_TYPE_SOFTWARE &&
+	       (cfg->config == PERF_COUNT_SW_CPU_CLOCK ||
+		cfg->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
 /*
  * Set @event's period, or its frequency for a counter made with one. perf
  * turns the frequency of cpu-clock and task-clock into a fixed period when
@@ -570,20 +676,54 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 static int set_event_period(struct perfkmod_counter *c,
 			    struct perf_event *event, u64 value)
 {
-	if (c->config.sample_freq && !event->attr.freq) {
-		if (!value || value > PERFKMOD_TIMER_FREQ_MAX)
-			return -EINVAL;
+	if (c->config.sample_freq && !event->attr.freq)
 		value = div64_u64(NSEC_PER_SEC, value);
-	}
 	return perf_event_period(event, value);
+}
+
+/*
+ * Whether perf takes @freq for @c's event, asked of a disabled event made
+ * for the purpose on an online CPU: for a per-CPU counter none of whose
+ * CPUs has an event (its CPU is offline), so that a value is refused now
+ * rather than when the CPU comes back. Never enabled, it cannot overflow.
+ */
+static int probe_freq(struct perfkmod_counter *c, u64 freq)
+{
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	int err = -ENODEV, tries, cpu;
+
+	config_to_attr(&c->config, &attr);
+	attr.disabled = 1;
+	/* a CPU that goes offline meanwhile: try another */
+	for (tries = 0; tries < 3 && err == -ENODEV; tries++) {
+		cpu = cpumask_first(cpu_online_mask);
+		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							 perfkmod_overflow, c);
+		if (IS_ERR(event)) {
+			err = PTR_ERR(event);
+			continue;
+		}
+		err = perf_event_period(event, freq);
+		perf_event_release_kernel(event);
+	}
+	return err;
 }
 
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
+	struct perf_event *first = NULL;
 	int cpu, err = 0;
 
-	if (!is_sampling(&c->config))
+	/* refused here whether or not an event is live to ask perf */
+	if (!is_sampling(&c->config) || !value)
 		return -EINVAL;
+	if (c->config.sample_freq && is_timer(&c->config) &&
+	    value > PERFKMOD_TIMER_FREQ_MAX)
+		return -EINVAL;
+	if (!c->config.sample_freq && (value & BIT_ULL(63)))
+		return -EINVAL;
+
 	mutex_lock(&c->lock);
 	if (!c->cpus) {
 		err = set_event_period(c, c->event, value);
@@ -591,8 +731,10 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		for_each_possible_cpu(cpu) {
 			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-			if (pc->event)
-				err = set_event_period(c, pc->event, value);
+			if (!pc->event)
+				continue;
+			first = first ?: pc->event;
+			err = set_event_period(c, pc->event, value);
 			/*
 			 * All or nothing: perf checks @value alike for every
 			 * CPU's event, so the first one refuses it.
@@ -600,6 +742,9 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 			if (err)
 				break;
 		}
+		/* no event: the frequency limit, asked of perf all the same */
+		if (!first && c->config.sample_freq && !is_timer(&c->config))
+			err = probe_freq(c, value);
 	}
 	/* CPUs that come online later get the new value too */
 	if (!err && c->config.sample_freq)
@@ -698,8 +843,8 @@ EXPORT_SYMBOL_GPL(perfkmod_strerror);
 int perfkmod_hotplug_init(void)
 {
 	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perfkmod:online",
-					  perfkmod_cpu_online,
-					  perfkmod_cpu_offline);
+					  perfkmod_cpu_changed,
+					  perfkmod_cpu_changed);
 	if (ret < 0)
 		return ret;
 	perfkmod_hp_state = ret;

@@ -9,11 +9,12 @@
 #include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/umh.h>
 
-#include "perfkmod.h"
+#include "internal.h"
 #include "test.h"
 
 static u64 value(struct perfkmod_counter *c)
@@ -276,6 +277,8 @@ static void all_cpus_hotplug(struct kunit *test)
 		perfkmod_counter_release(err);
 
 	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
+	/* the CPU's new event is made by a work the CPU's return queued */
+	perfkmod_counter_flush_hotplug(c);
 	/* cpu-clock counts on a CPU whether it is busy or idle */
 	msleep(20);
 	KUNIT_EXPECT_GT_MSG(test, cpu_value(test, c, cpu), offline,
@@ -410,6 +413,164 @@ static void set_period(struct kunit *test)
 	cfg.sample_freq = 10000000;
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(perfkmod_counter_create(&cfg)),
 			-EINVAL);
+}
+
+/*
+ * A one-CPU counter whose CPU is offline has no event to ask perf: a bad
+ * period or frequency is refused all the same, and a good one is what
+ * the event gets when the CPU comes back.
+ */
+static void set_period_cpu_offline(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_CPU,
+		.cpu = 1,
+		.sample_period = 1000,
+	};
+	struct perfkmod_config fcfg = cfg;
+	struct perfkmod_counter *c, *f;
+	struct perf_event *event;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "needs CPU 1 online");
+	c = test_create(test, &cfg);
+	fcfg.sample_period = 0;
+	fcfg.sample_freq = 100;
+	f = test_create(test, &fcfg);
+
+	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	perfkmod_counter_flush_hotplug(f);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, BIT_ULL(63)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(f, 0), -EINVAL);
+	/* above kernel.perf_event_max_sample_rate (at most 100000) */
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(f, 10000000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_config(c)->sample_period, 1000);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_config(f)->sample_freq, 100);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 500), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(f, 50), 0);
+	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
+
+	perfkmod_counter_flush_hotplug(c);
+	perfkmod_counter_flush_hotplug(f);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(f), PERFKMOD_STATE_ACTIVE);
+	event = per_cpu_ptr(c->cpus, 1)->event;
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_EQ(test, event->attr.sample_period, 500);
+	event = per_cpu_ptr(f->cpus, 1)->event;
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_EQ(test, event->attr.sample_freq, 50);
+}
+
+/*
+ * A CPU whose event could not be made when it came online (its breakpoint
+ * slots all taken: -ENOSPC) puts the counter in error; enabling it again
+ * once the slots are free makes the event.
+ */
+static void enable_retries_cpu(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = (unsigned long)&bp_target,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.target = PERFKMOD_TARGET_CPU,
+		.cpu = 1,
+	};
+	/*
+	 * Breakpoints of this thread take a slot on every CPU, the offline
+	 * one too. A user address: arm64 has no task breakpoints on kernel
+	 * addresses; this kernel thread never touches it.
+	 */
+	struct perfkmod_config filler = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = 16 * PAGE_SIZE,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct perfkmod_counter *c, *fill[64];
+	int i, n;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "needs CPU 1 online");
+	c = test_create(test, &cfg);
+	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	for (n = 0; n < ARRAY_SIZE(fill); n++) {
+		fill[n] = perfkmod_counter_create(&filler);
+		if (IS_ERR(fill[n]))
+			break;
+	}
+	KUNIT_EXPECT_GT(test, n, 0);
+	KUNIT_EXPECT_LT(test, n, ARRAY_SIZE(fill));
+	if (n < ARRAY_SIZE(fill))
+		KUNIT_EXPECT_EQ(test, PTR_ERR(fill[n]), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ERROR);
+
+	for (i = 0; i < n; i++)
+		perfkmod_counter_release(fill[i]);
+	perfkmod_counter_enable(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
+	KUNIT_EXPECT_NOT_NULL(test, per_cpu_ptr(c->cpus, 1)->event);
+}
+
+/* What perf_event_period() saw: the state of the event it was given. */
+static struct task_struct *period_task;
+static int period_state;
+
+static int period_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct perf_event *event = (void *)regs_get_kernel_argument(regs, 0);
+
+	if (current == READ_ONCE(period_task) && !READ_ONCE(period_state))
+		WRITE_ONCE(period_state, READ_ONCE(event->state) + 100);
+	return 0;
+}
+
+/*
+ * A frequency counter is checked (perf_event_period()) before it counts:
+ * a frequency event starts at period 1 and would flood overflows before a
+ * check could refuse it.
+ */
+static void checked_before_enabled(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.sample_freq = 100,
+	};
+	struct kprobe kp = {
+		.symbol_name = "perf_event_period",
+		.pre_handler = period_pre,
+	};
+	struct perfkmod_counter *c;
+	int err;
+
+	WRITE_ONCE(period_state, 0);
+	WRITE_ONCE(period_task, current);
+	err = register_kprobe(&kp);
+	if (err)
+		kunit_skip(test, "no kprobe on perf_event_period: %d", err);
+	c = perfkmod_counter_create(&cfg);
+	unregister_kprobe(&kp);
+	WRITE_ONCE(period_task, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	test_release_at_end(test, c);
+	KUNIT_EXPECT_EQ_MSG(test, period_state - 100, PERF_EVENT_STATE_OFF,
+			    "perf_event_period() on an event in state %d",
+			    period_state - 100);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 }
 
 /*
@@ -612,6 +773,9 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
+	KUNIT_CASE_SLOW(set_period_cpu_offline),
+	KUNIT_CASE_SLOW(enable_retries_cpu),
+	KUNIT_CASE(checked_before_enabled),
 	KUNIT_CASE(clock_freq_overflows),
 	KUNIT_CASE(scale_maths),
 	KUNIT_CASE(strerror_words),

@@ -239,6 +239,13 @@ static int hotplug_creator(void *data)
 	one.target = PERFKMOD_TARGET_CPU;
 	one.cpu = h->cpu;
 	while (!kthread_should_stop()) {
+		/*
+		 * cpu-clock, and page-faults, whose events flip a static key
+		 * (cpus_read_lock() on JUMP_LABEL kernels) when they come or go
+		 */
+		all.config = all.config == PERF_COUNT_SW_CPU_CLOCK ?
+			     PERF_COUNT_SW_PAGE_FAULTS : PERF_COUNT_SW_CPU_CLOCK;
+		one.config = all.config;
 		c = perfkmod_counter_create(&all);
 		if (IS_ERR(c)) {
 			h->errors++;
@@ -263,8 +270,9 @@ static int hotplug_creator(void *data)
 }
 
 /*
- * CPU 1 offline and online 100 times under an all-CPUs counter and a
- * counter of CPU 1, while another thread creates and releases counters:
+ * CPU 1 offline and online 100 times under an all-CPUs counter, a counter
+ * of CPU 1 and an all-CPUs page-faults counter (a static key's event),
+ * while another thread creates and releases counters:
  * no deadlock, no error but -ENODEV for the offline CPU, the all-CPUs
  * value never goes back, and both counters count on CPU 1 once it is back.
  */
@@ -274,12 +282,12 @@ static void hotplug_churn(struct kunit *test)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 	};
-	struct perfkmod_config one = all;
+	struct perfkmod_config one = all, faults = all;
 	struct hotplug_churn h = { .cpu = 1 };
-	struct perfkmod_counter *c, *c1;
+	struct perfkmod_counter *c, *c1, *pf;
 	struct perfkmod_value v, cpu_v;
 	struct task_struct *creator;
-	u64 last = 0, back;
+	u64 last = 0, back, last_pf = 0;
 	int i, err = 0;
 
 	if (num_online_cpus() < 2 || !cpu_online(h.cpu))
@@ -288,6 +296,8 @@ static void hotplug_churn(struct kunit *test)
 	one.cpu = h.cpu;
 	c = test_create(test, &all);
 	c1 = test_create(test, &one);
+	faults.config = PERF_COUNT_SW_PAGE_FAULTS;
+	pf = test_create(test, &faults);
 	creator = kthread_run(hotplug_creator, &h, "perfkmod-hp-creator");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(creator));
 
@@ -302,8 +312,16 @@ static void hotplug_churn(struct kunit *test)
 		perfkmod_counter_read(c, &v);
 		KUNIT_EXPECT_GE(test, v.value, last);
 		last = v.value;
+		perfkmod_counter_read(pf, &v);
+		KUNIT_EXPECT_GE(test, v.value, last_pf);
+		last_pf = v.value;
 	}
 	kthread_stop(creator);
+	/* the events of CPU 1's last return are made by a work */
+	perfkmod_counter_flush_hotplug(c);
+	perfkmod_counter_flush_hotplug(c1);
+	perfkmod_counter_flush_hotplug(pf);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(pf), PERFKMOD_STATE_ACTIVE);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "hotplug at cycle %d", i);
 	KUNIT_EXPECT_EQ(test, i, HOTPLUG_CYCLES);
 	KUNIT_EXPECT_EQ_MSG(test, h.errors, 0, "last error %d", h.last_error);
