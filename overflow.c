@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -61,18 +62,31 @@ struct perfkmod_cb_cpu {
 
 /**
  * struct perfkmod_callback - a registered overflow callback
- * @node: entry in the counter's RCU list of callbacks.
- * @all: entry in perfkmod_callbacks.
- * @counter: the counter.
+ * @node: entry in the counter's RCU list of callbacks while @attached.
+ * @all: entry in perfkmod_callbacks while the handle is its owner's: taken
+ *	off (list_del_init()) by whoever ends the handle.
+ * @reap: entry in a private list of callbacks a counter release detached.
+ * @attached: on the counter's list: the trampoline may call it.
+ * @ref: one reference while @attached, one for the handle; the last put
+ *	frees it. Both are given up only after waiting for the callback to
+ *	run nowhere, so that a second party that detached nothing can still
+ *	wait for it (detach and unregister may race: a counter release and a
+ *	module going away).
+ * @counter: the counter; not to be used once detached (it may be freed).
  * @fn: the function.
  * @context: its argument.
  * @delivery: where @fn runs.
  * @owner: the module that registered it.
  * @cpus: per-CPU statistics, rings and deferral work.
+ *
+ * @node, @all, @reap and @attached are under perfkmod_callback_mutex.
  */
 struct perfkmod_callback {
 	struct list_head node;
 	struct list_head all;
+	struct list_head reap;
+	bool attached;
+	refcount_t ref;
 	struct perfkmod_counter *counter;
 	perfkmod_callback_fn fn;
 	void *context;
@@ -83,9 +97,10 @@ struct perfkmod_callback {
 
 /*
  * perfkmod_callback_mutex protects every counter's callbacks list (for
- * writers; the trampoline reads under RCU) and perfkmod_callbacks, the list
- * of all callbacks, which perfkmod_callbacks_release_owner() walks. Nothing
- * else is locked under it, and no grace period is waited for under it.
+ * writers; the trampoline reads under RCU), each callback's @attached, and
+ * perfkmod_callbacks, the list of the handles still held by their owners,
+ * which perfkmod_callbacks_release_owner() walks. A leaf: nothing else is
+ * locked under it, and no grace period is waited for under it.
  */
 static DEFINE_MUTEX(perfkmod_callback_mutex);
 static LIST_HEAD(perfkmod_callbacks);
@@ -301,6 +316,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	if (!cb)
 		return ERR_PTR(-ENOMEM);
 	cb->counter = c;
+	/* one reference for the handle, one while attached */
+	refcount_set(&cb->ref, 2);
 	cb->fn = fn;
 	cb->context = context;
 	cb->delivery = delivery;
@@ -325,6 +342,7 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	list_add_tail(&cb->all, &perfkmod_callbacks);
 	/* publishes the initialised callback to the trampoline */
 	list_add_tail_rcu(&cb->node, &c->callbacks);
+	cb->attached = true;
 	mutex_unlock(&perfkmod_callback_mutex);
 	pr_debug("callback %ps of %s registered, delivery %d\n", fn,
 		 owner ? owner->name : "kernel", delivery);
@@ -339,33 +357,90 @@ err_free_cb:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_callback_register);
 
-void perfkmod_callback_unregister(struct perfkmod_callback *cb)
+/* Take @cb off its counter's list. Return: whether this call did it. */
+static bool detach_locked(struct perfkmod_callback *cb)
 {
-	struct perfkmod_stats st;
+	lockdep_assert_held(&perfkmod_callback_mutex);
+	if (!cb->attached)
+		return false;
+	list_del_rcu(&cb->node);
+	cb->attached = false;
+	return true;
+}
+
+/* Take @cb's handle from its owner. Return: whether this call did it. */
+static bool claim_handle_locked(struct perfkmod_callback *cb)
+{
+	lockdep_assert_held(&perfkmod_callback_mutex);
+	if (list_empty(&cb->all))
+		return false;
+	list_del_init(&cb->all);
+	return true;
+}
+
+/*
+ * Wait for the deferred deliveries of a detached callback whose grace
+ * period has passed: no trampoline sees it, so nothing queues them again.
+ */
+static void flush_callback(struct perfkmod_callback *cb)
+{
 	int cpu;
 
-	if (IS_ERR_OR_NULL(cb))
+	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
 		return;
-	mutex_lock(&perfkmod_callback_mutex);
-	list_del_rcu(&cb->node);
-	list_del(&cb->all);
-	mutex_unlock(&perfkmod_callback_mutex);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 
-	/* no trampoline, NMI included, still sees cb after this */
-	synchronize_rcu();
-	if (cb->delivery != PERFKMOD_DELIVER_DIRECT) {
-		for_each_possible_cpu(cpu) {
-			struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
-
-			/* the irq_work may queue the work: wait for it first */
-			irq_work_sync(&pcc->irq_work);
-			cancel_work_sync(&pcc->work);
-		}
+		/* the irq_work may queue the work: wait for it first */
+		irq_work_sync(&pcc->irq_work);
+		cancel_work_sync(&pcc->work);
 	}
+}
+
+static void put_callback(struct perfkmod_callback *cb)
+{
+	struct perfkmod_stats st;
+
+	if (!refcount_dec_and_test(&cb->ref))
+		return;
 	perfkmod_callback_stats(cb, &st);
 	pr_debug("callback %ps unregistered: %llu overflows, %llu runs, %llu dropped\n",
 		 cb->fn, st.overflows, st.runs, st.dropped);
 	free_callback(cb);
+}
+
+/*
+ * End the handle of @cb, claimed under perfkmod_callback_mutex, after
+ * detaching it there if it was still attached (@detached): wait until it
+ * runs nowhere, then drop the references taken.
+ */
+static void end_handle(struct perfkmod_callback *cb, bool detached)
+{
+	/*
+	 * No trampoline, NMI included, still sees @cb after this, also when
+	 * a counter release detached it and has not finished waiting.
+	 */
+	synchronize_rcu();
+	flush_callback(cb);
+	if (detached)
+		put_callback(cb);
+	put_callback(cb);
+}
+
+void perfkmod_callback_unregister(struct perfkmod_callback *cb)
+{
+	bool detached, claimed;
+
+	if (IS_ERR_OR_NULL(cb))
+		return;
+	mutex_lock(&perfkmod_callback_mutex);
+	detached = detach_locked(cb);
+	claimed = claim_handle_locked(cb);
+	mutex_unlock(&perfkmod_callback_mutex);
+	/* a handle ended twice: the second call has nothing to do */
+	if (WARN_ON_ONCE(!claimed))
+		return;
+	end_handle(cb, detached);
 }
 EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);
 
@@ -418,23 +493,38 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 }
 
 /**
- * perfkmod_overflow_counter_quiesce() - unregister a counter's callbacks
+ * perfkmod_overflow_counter_quiesce() - detach a counter's callbacks
  * @c: the counter, being released.
+ *
+ * Detaches every callback of @c and waits until none runs. The handles of
+ * @c's own module are ended (its later unregister would be a use of a
+ * freed handle: perfkmod.h says so); another module's handle stays valid,
+ * detached, until that module unregisters it or goes away.
  *
  * Context: process context, may sleep.
  */
 void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 {
-	struct perfkmod_callback *cb;
+	struct perfkmod_callback *cb, *tmp;
+	LIST_HEAD(reap);
 
-	for (;;) {
-		mutex_lock(&perfkmod_callback_mutex);
-		cb = list_first_entry_or_null(&c->callbacks,
-					      struct perfkmod_callback, node);
-		mutex_unlock(&perfkmod_callback_mutex);
-		if (!cb)
-			break;
-		perfkmod_callback_unregister(cb);
+	mutex_lock(&perfkmod_callback_mutex);
+	list_for_each_entry_safe(cb, tmp, &c->callbacks, node) {
+		detach_locked(cb);
+		/* a reference: the handle, if its owner unregisters it now */
+		list_add_tail(&cb->reap, &reap);
+		/* whether this release ends the handle too */
+		if (cb->owner == c->owner && claim_handle_locked(cb))
+			refcount_dec(&cb->ref);
+	}
+	mutex_unlock(&perfkmod_callback_mutex);
+	if (list_empty(&reap))
+		return;
+	/* one grace period for them all */
+	synchronize_rcu();
+	list_for_each_entry_safe(cb, tmp, &reap, reap) {
+		flush_callback(cb);
+		put_callback(cb);
 	}
 }
 
@@ -462,6 +552,7 @@ void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
 int perfkmod_callbacks_release_owner(struct module *mod)
 {
 	struct perfkmod_callback *cb, *found;
+	bool detached = false;
 	int n = 0;
 
 	do {
@@ -470,14 +561,17 @@ int perfkmod_callbacks_release_owner(struct module *mod)
 		list_for_each_entry(cb, &perfkmod_callbacks, all) {
 			if (cb->owner == mod) {
 				found = cb;
+				detached = detach_locked(cb);
+				claim_handle_locked(cb);
 				break;
 			}
 		}
 		mutex_unlock(&perfkmod_callback_mutex);
 		if (found) {
-			perfkmod_callback_unregister(found);
+			end_handle(found, detached);
 			n++;
 		}
 	} while (found);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_callbacks_release_owner);

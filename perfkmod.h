@@ -129,6 +129,11 @@ struct perfkmod_config {
  * @scaled: @value scaled to the whole enabled time as perf stat scales it,
  *	@value * @enabled / @running; 0 when it never ran, %U64_MAX when the
  *	product does not fit in 64 bits.
+ *
+ * For an all-CPUs counter each field is the sum over its CPUs: @enabled
+ * and @running are CPU-nanoseconds (about the wall time times the number
+ * of CPUs), and the sums wrap modulo 2^64 as perf's own counts do (the
+ * cycles of 1,000 CPUs at 4 GHz in about 53 days).
  */
 struct perfkmod_value {
 	u64 value;
@@ -145,7 +150,9 @@ struct perfkmod_value {
  *	be put on the PMU, or a CPU of an all-CPUs counter whose event could
  *	not be created when the CPU came online. perfkmod_counter_enable()
  *	tries again.
- * @PERFKMOD_STATE_EXIT: its task exited; the value is final.
+ * @PERFKMOD_STATE_EXIT: its task exited; the value is final, except for a
+ *	counter made with inherit: children of the task still running add
+ *	their counts as they exit.
  */
 enum perfkmod_state {
 	PERFKMOD_STATE_ACTIVE,
@@ -193,8 +200,16 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * perfkmod_counter_release() - stop a counter and free it
  * @counter: the counter, or NULL or an ERR_PTR() (then nothing happens).
  *
- * Callbacks still registered on @counter are unregistered first; their
- * handles are then invalid.
+ * Callbacks still registered on @counter are detached first: none runs
+ * once this returns. The handles of callbacks that @counter's own module
+ * registered are ended with them, and must not be used again. A handle
+ * another module holds on @counter stays valid, detached (never called,
+ * its statistics final), until that module unregisters it, which it must
+ * still do (or perfkmod does when it unloads): the other module cannot
+ * know when the counter goes.
+ *
+ * Waits for an RCU grace period after the events are released, so that
+ * an overflow perf was still delivering cannot touch the freed counter.
  *
  * Context: process context, may sleep.
  */
@@ -347,7 +362,9 @@ struct perfkmod_sample {
  *	other contexts, no allocation, no sleeping; it gets the registers.
  * @PERFKMOD_DELIVER_IRQ: deferred: the sample goes through a per-CPU ring
  *	to an irq_work, and the callback runs in hard IRQ context on the same
- *	CPU, never in NMI. It may take spinlocks (irqsave), not sleep.
+ *	CPU, never in NMI. It may take spinlocks (irqsave), not sleep. On
+ *	PREEMPT_RT kernels the irq_work runs in the CPU's irq_work thread
+ *	instead, not in hard IRQ: the same rules hold there.
  * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
  *	runs in process context and may sleep.
  *
@@ -421,7 +438,8 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * @cb: the handle; NULL or an ERR_PTR() is ignored.
  *
  * Once it returns, the callback is not running and never runs again, and
- * its context may be freed. Samples still waiting in its rings are
+ * its context may be freed. Also for a handle on a counter since released
+ * by another module (see perfkmod_counter_release()). Samples still waiting in its rings are
  * discarded. Must not be called from the callback itself.
  *
  * Context: process context, may sleep (waits for an RCU grace period).

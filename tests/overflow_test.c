@@ -7,7 +7,9 @@
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/completion.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -323,6 +325,222 @@ static void release_with_callbacks(struct kunit *test)
 	/* p is on the stack: a later call would be caught by KASAN */
 }
 
+/*
+ * A module other than the counter's that registers callbacks on it: a
+ * stand-in, never loaded, so that the suite can play both modules.
+ */
+static struct module other_module = { .name = "perfkmod_other" };
+
+/*
+ * A handle another module holds on a released counter stays valid: its
+ * statistics are final, it is never called again, and its owner still
+ * unregisters it.
+ */
+static void foreign_handle_outlives_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+	};
+	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	struct probe p = {};
+	int calls;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	p.counter = c;
+	cb = __perfkmod_callback_register(c, probe_fn, &p,
+					  PERFKMOD_DELIVER_PROCESS,
+					  &other_module);
+	if (IS_ERR(cb)) {
+		perfkmod_counter_release(c);
+		KUNIT_FAIL(test, "register: %pe", cb);
+		return;
+	}
+	wait_calls(&p, 5);
+	perfkmod_counter_release(c);
+	calls = atomic_read(&p.calls);
+	KUNIT_EXPECT_GE(test, calls, 5);
+	perfkmod_callback_stats(cb, &st);
+	KUNIT_EXPECT_EQ(test, st.runs, calls);
+	KUNIT_EXPECT_EQ(test, st.runs + st.dropped, st.overflows);
+	msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), calls);
+	perfkmod_callback_unregister(cb);
+	/* nothing left for perfkmod to end when that module goes */
+	KUNIT_EXPECT_EQ(test, perfkmod_callbacks_release_owner(&other_module), 0);
+}
+
+struct owner_race {
+	struct completion go;
+	int ended;
+};
+
+static int owner_gone(void *data)
+{
+	struct owner_race *r = data;
+
+	wait_for_completion(&r->go);
+	r->ended = perfkmod_callbacks_release_owner(&other_module);
+	return 0;
+}
+
+#define OWNER_RACE_CYCLES	200
+
+/*
+ * The other module goes away (perfkmod ends its handles) while the
+ * counter's module releases the counter, 200 times: each handle is ended
+ * once, whichever comes first.
+ */
+static void owner_gone_races_release(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+	};
+	struct perfkmod_counter *c;
+	struct perfkmod_callback *cb;
+	struct task_struct *t;
+	struct owner_race r;
+	struct probe p = {};
+	int i, once = 0;
+
+	for (i = 0; i < OWNER_RACE_CYCLES; i++) {
+		c = perfkmod_counter_create(&cfg);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+		cb = __perfkmod_callback_register(c, probe_fn, &p, i % 3,
+						  &other_module);
+		if (IS_ERR(cb)) {
+			perfkmod_counter_release(c);
+			KUNIT_FAIL(test, "register: %pe", cb);
+			return;
+		}
+		init_completion(&r.go);
+		r.ended = -1;
+		t = kthread_run(owner_gone, &r, "perfkmod-owner-gone");
+		if (IS_ERR(t)) {
+			perfkmod_callback_unregister(cb);
+			perfkmod_counter_release(c);
+			KUNIT_FAIL(test, "kthread_run: %pe", t);
+			return;
+		}
+		get_task_struct(t);
+		complete(&r.go);
+		perfkmod_counter_release(c);
+		kthread_stop(t);
+		put_task_struct(t);
+		once += r.ended == 1;
+	}
+	KUNIT_EXPECT_EQ(test, once, OWNER_RACE_CYCLES);
+	KUNIT_EXPECT_EQ(test, perfkmod_callbacks_release_owner(&other_module), 0);
+}
+
+/*
+ * An overflow perf is still delivering when the counter is released: on
+ * kernels where the removal of an event can land inside its overflow
+ * handler, perf's RCU-freed event outlives perfkmod_counter_release(),
+ * and the trampoline reads the counter. So the release must wait for an
+ * RCU grace period before freeing it. Played by a thread that holds an
+ * RCU read-side section across the release (as perf's overflow path is
+ * one) and calls the trampoline on the released event once the release
+ * is in synchronize_rcu(), or has returned (then KASAN sees the counter
+ * freed under it).
+ */
+struct inflight {
+	struct perf_event *event;
+	struct task_struct *releaser;
+	atomic_t waiting;	/* the release is in synchronize_rcu() */
+	atomic_t returned;	/* perfkmod_counter_release() returned */
+	bool returned_first;
+	struct completion reading;
+	struct completion done;
+};
+
+static struct inflight *inflight_now;
+
+static int inflight_sync_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct inflight *f = READ_ONCE(inflight_now);
+
+	/* the event is RCU-freed and the reader holds RCU: still there */
+	if (f && current == f->releaser &&
+	    READ_ONCE(f->event->state) == PERF_EVENT_STATE_DEAD)
+		atomic_set(&f->waiting, 1);
+	return 0;
+}
+
+static int inflight_reader(void *data)
+{
+	struct inflight *f = data;
+	struct perf_sample_data sd;
+	ktime_t end = ktime_add_ms(ktime_get(), 10000);
+
+	perf_sample_data_init(&sd, 0, 0);
+	rcu_read_lock();
+	complete(&f->reading);
+	while (!atomic_read(&f->waiting) && !atomic_read(&f->returned) &&
+	       ktime_before(ktime_get(), end))
+		cpu_relax();
+	f->returned_first = atomic_read(&f->returned);
+	perfkmod_overflow(f->event, &sd, NULL);
+	rcu_read_unlock();
+	complete(&f->done);
+	return 0;
+}
+
+static void release_waits_for_overflow(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.sample_period = NSEC_PER_SEC,
+	};
+	struct kprobe kp = {
+		.symbol_name = "synchronize_rcu",
+		.pre_handler = inflight_sync_pre,
+	};
+	struct perfkmod_counter *c;
+	struct task_struct *t;
+	struct inflight f = {};
+	int err;
+
+	init_completion(&f.reading);
+	init_completion(&f.done);
+	f.releaser = current;
+	c = perfkmod_counter_create(&cfg);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	f.event = c->event;
+	WRITE_ONCE(inflight_now, &f);
+	err = register_kprobe(&kp);
+	if (err) {
+		WRITE_ONCE(inflight_now, NULL);
+		perfkmod_counter_release(c);
+		kunit_skip(test, "no kprobe on synchronize_rcu: %d", err);
+	}
+	t = kthread_run(inflight_reader, &f, "perfkmod-inflight");
+	if (IS_ERR(t)) {
+		unregister_kprobe(&kp);
+		WRITE_ONCE(inflight_now, NULL);
+		perfkmod_counter_release(c);
+		KUNIT_FAIL(test, "kthread_run: %pe", t);
+		return;
+	}
+	wait_for_completion(&f.reading);
+	perfkmod_counter_release(c);
+	atomic_set(&f.returned, 1);
+	wait_for_completion(&f.done);
+	unregister_kprobe(&kp);
+	WRITE_ONCE(inflight_now, NULL);
+	KUNIT_EXPECT_FALSE_MSG(test, f.returned_first,
+			       "perfkmod_counter_release() returned while an overflow was under way");
+	KUNIT_EXPECT_EQ(test, atomic_read(&f.waiting), 1);
+}
+
 #define RACE_MAGIC	0x5eedf00d
 #define RACE_POISON	0xdeadbeef
 #define RACE_THREADS	8
@@ -614,6 +832,9 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE(refresh_from_callback),
 	KUNIT_CASE(register_errors),
 	KUNIT_CASE(release_with_callbacks),
+	KUNIT_CASE(foreign_handle_outlives_counter),
+	KUNIT_CASE_SLOW(owner_gone_races_release),
+	KUNIT_CASE(release_waits_for_overflow),
 	KUNIT_CASE_SLOW(register_unregister_race),
 	{}
 };
