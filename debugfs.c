@@ -44,7 +44,8 @@ static bool is_sampling(const struct perfkmod_counter *c)
 {
 	const struct perfkmod_config *cfg = perfkmod_counter_config(c);
 
-	return cfg->sample_period || cfg->sample_freq;
+	/* perfkmod_counter_set_period() rewrites them (never to 0) */
+	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
 }
 
 static bool is_all_cpus(const struct perfkmod_counter *c)

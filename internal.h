@@ -94,6 +94,10 @@ struct perfkmod_cpu {
  *	limit, 0 for stopped. Atomic: the trampoline decrements it.
  * @stop_irq_work: queued by the trampoline to stop the counter from NMI.
  * @stop_work: what @stop_irq_work queues: disables the counter.
+ * @detaching: callbacks of this counter that perfkmod_callback_unregister()
+ *	or a module going away took off @callbacks and is still waiting for
+ *	(their deferred deliveries use the counter): the counter's release
+ *	waits for them too. Raised under perfkmod_callback_mutex.
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
@@ -112,6 +116,7 @@ struct perfkmod_counter {
 	atomic_t limit;
 	struct irq_work stop_irq_work;
 	struct work_struct stop_work;
+	atomic_t detaching;
 };
 
 int perfkmod_hotplug_init(void);

@@ -28,6 +28,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/wait_bit.h>
 
 #include "compat.h"
 #include "internal.h"
@@ -309,7 +310,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	int cpu;
 
 	if (!fn || delivery > PERFKMOD_DELIVER_PROCESS ||
-	    (!c->config.sample_period && !c->config.sample_freq))
+	    (!READ_ONCE(c->config.sample_period) &&
+	     !READ_ONCE(c->config.sample_freq)))
 		return ERR_PTR(-EINVAL);
 
 	cb = kzalloc(sizeof(*cb), GFP_KERNEL);
@@ -357,14 +359,20 @@ err_free_cb:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_callback_register);
 
-/* Take @cb off its counter's list. Return: whether this call did it. */
-static bool detach_locked(struct perfkmod_callback *cb)
+/*
+ * Take @cb off its counter's list. Unless the counter's release does it
+ * (@by_release), the release must wait until this caller has waited for
+ * @cb: @detaching says so. Return: whether this call did it.
+ */
+static bool detach_locked(struct perfkmod_callback *cb, bool by_release)
 {
 	lockdep_assert_held(&perfkmod_callback_mutex);
 	if (!cb->attached)
 		return false;
 	list_del_rcu(&cb->node);
 	cb->attached = false;
+	if (!by_release)
+		atomic_inc(&cb->counter->detaching);
 	return true;
 }
 
@@ -416,14 +424,20 @@ static void put_callback(struct perfkmod_callback *cb)
  */
 static void end_handle(struct perfkmod_callback *cb, bool detached)
 {
+	struct perfkmod_counter *c = cb->counter;
+
 	/*
 	 * No trampoline, NMI included, still sees @cb after this, also when
 	 * a counter release detached it and has not finished waiting.
 	 */
 	synchronize_rcu();
 	flush_callback(cb);
-	if (detached)
+	if (detached) {
+		/* @c may be freed from here on: wake_up_var() only hashes */
+		if (atomic_dec_and_test(&c->detaching))
+			wake_up_var(&c->detaching);
 		put_callback(cb);
+	}
 	put_callback(cb);
 }
 
@@ -434,10 +448,13 @@ void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 	if (IS_ERR_OR_NULL(cb))
 		return;
 	mutex_lock(&perfkmod_callback_mutex);
-	detached = detach_locked(cb);
+	detached = detach_locked(cb, false);
 	claimed = claim_handle_locked(cb);
 	mutex_unlock(&perfkmod_callback_mutex);
-	/* a handle ended twice: the second call has nothing to do */
+	/*
+	 * A handle ended twice, a caller's bug (the first end has most
+	 * likely freed @cb already): do no more harm.
+	 */
 	if (WARN_ON_ONCE(!claimed))
 		return;
 	end_handle(cb, detached);
@@ -486,6 +503,7 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 {
 	INIT_LIST_HEAD(&c->callbacks);
 	atomic_set(&c->limit, -1);
+	atomic_set(&c->detaching, 0);
 	init_irq_work(&c->stop_irq_work, stop_irq_work);
 	INIT_WORK(&c->stop_work, stop_work);
 	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
@@ -510,7 +528,7 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 
 	mutex_lock(&perfkmod_callback_mutex);
 	list_for_each_entry_safe(cb, tmp, &c->callbacks, node) {
-		detach_locked(cb);
+		detach_locked(cb, true);
 		/* a reference: the handle, if its owner unregisters it now */
 		list_add_tail(&cb->reap, &reap);
 		/* whether this release ends the handle too */
@@ -518,14 +536,16 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 			refcount_dec(&cb->ref);
 	}
 	mutex_unlock(&perfkmod_callback_mutex);
-	if (list_empty(&reap))
-		return;
-	/* one grace period for them all */
-	synchronize_rcu();
-	list_for_each_entry_safe(cb, tmp, &reap, reap) {
-		flush_callback(cb);
-		put_callback(cb);
+	if (!list_empty(&reap)) {
+		/* one grace period for them all */
+		synchronize_rcu();
+		list_for_each_entry_safe(cb, tmp, &reap, reap) {
+			flush_callback(cb);
+			put_callback(cb);
+		}
 	}
+	/* callbacks that others detached, and are still waiting for */
+	wait_var_event(&c->detaching, !atomic_read(&c->detaching));
 }
 
 /**
@@ -561,7 +581,7 @@ int perfkmod_callbacks_release_owner(struct module *mod)
 		list_for_each_entry(cb, &perfkmod_callbacks, all) {
 			if (cb->owner == mod) {
 				found = cb;
-				detached = detach_locked(cb);
+				detached = detach_locked(cb, false);
 				claim_handle_locked(cb);
 				break;
 			}

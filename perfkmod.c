@@ -74,9 +74,14 @@ static enum cpuhp_state perfkmod_hp_state;
 static DEFINE_MUTEX(perfkmod_counters_mutex);
 static LIST_HEAD(perfkmod_counters);
 
+/*
+ * Whether a counter samples. perfkmod_counter_set_period() rewrites the
+ * period or frequency (never to or from 0) under the counter's lock, with
+ * WRITE_ONCE(): read without it.
+ */
 static bool is_sampling(const struct perfkmod_config *cfg)
 {
-	return cfg->sample_period || cfg->sample_freq;
+	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
 }
 
 static void config_to_attr(const struct perfkmod_config *cfg,
@@ -120,7 +125,8 @@ static void config_to_attr(const struct perfkmod_config *cfg,
  * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
  * the checks of perf_event_open() that the kernel path skips. The event is
  * made disabled and checked before it is enabled: a frequency event starts
- * at period 1 and would overflow at once, before a check could refuse it.
+ * at period 1 and would overflow at once, before a check could refuse it
+ * (an inherited task counter is the exception, see below).
  */
 static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 				       struct task_struct *task, bool disabled)
@@ -131,7 +137,11 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	int err;
 
 	config_to_attr(&c->config, &attr);
-	attr.disabled = 1;
+	/*
+	 * Except with inherit: children inherit the state the event has when
+	 * they fork, and perf_event_enable() does not reach them.
+	 */
+	attr.disabled = disabled || !c->config.inherit;
 	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
 						 perfkmod_overflow : NULL, c);
 	if (IS_ERR(event))
@@ -150,7 +160,7 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 		perf_event_release_kernel(event);
 		return ERR_PTR(err);
 	}
-	if (!disabled)
+	if (!disabled && attr.disabled)
 		perf_event_enable(event);
 	return event;
 }
@@ -239,6 +249,13 @@ static int sync_cpus(struct perfkmod_counter *c)
 		/* pairs with WRITE_ONCE() in perfkmod_cpu_changed() */
 		seq = READ_ONCE(pc->seq);
 		if (pc->event && pc->event_seq != seq) {
+			/*
+			 * A CPU going offline: its event may still count
+			 * until perf detaches it. Stopped first, it counts
+			 * nothing between the read and the release. (An
+			 * event perf detached is off already.)
+			 */
+			perf_event_disable(pc->event);
 			add_event_value(pc->event, &pc->retired);
 			perf_event_release_kernel(pc->event);
 			pc->event = NULL;
@@ -250,7 +267,13 @@ static int sync_cpus(struct perfkmod_counter *c)
 			continue;
 		event = create_event(c, cpu, NULL, !c->enabled);
 		if (IS_ERR(event)) {
-			if (PTR_ERR(event) != -ENODEV)
+			/*
+			 * -ENODEV from perf for a CPU coming or going (not
+			 * active: perf's own hotplug state lies between
+			 * perfkmod's and the active state, both ways), else
+			 * the PMU's answer
+			 */
+			if (PTR_ERR(event) != -ENODEV || cpu_active(cpu))
 				pc->err = PTR_ERR(event);
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
 			first = first ?: pc->err;
@@ -292,11 +315,10 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 /*
  * Release the events of a per-CPU counter for good: no hotplug callback
  * queues the work after the instance is removed, and none of it runs after
- * cancel_work_sync(). Return: whether there was an event to release.
+ * cancel_work_sync().
  */
-static bool release_cpus(struct perfkmod_counter *c)
+static void release_cpus(struct perfkmod_counter *c)
 {
-	bool any = false;
 	int cpu;
 
 	cpuhp_state_remove_instance_nocalls(perfkmod_hp_state, &c->node);
@@ -304,12 +326,9 @@ static bool release_cpus(struct perfkmod_counter *c)
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-		if (pc->event) {
+		if (pc->event)
 			perf_event_release_kernel(pc->event);
-			any = true;
-		}
 	}
-	return any;
 }
 
 /*
@@ -344,8 +363,12 @@ static int create_cpus(struct perfkmod_counter *c)
 	return 0;
 
 err_release:
-	/* an event enabled meanwhile may still be in the trampoline */
-	if (release_cpus(c))
+	/*
+	 * An event enabled meanwhile, released here or retired by the
+	 * hotplug work, may still be in the trampoline.
+	 */
+	release_cpus(c);
+	if (is_sampling(&c->config))
 		synchronize_rcu();
 err_free:
 	free_percpu(c->cpus);
@@ -523,9 +546,10 @@ static void enable(struct perfkmod_counter *c, int limit)
 	mutex_lock(&c->lock);
 	atomic_set(&c->limit, limit);
 	c->enabled = true;
-	apply_to_events(c, perf_event_enable);
+	/* first, so that no stale event of a CPU that came back is enabled */
 	if (c->cpus)
 		sync_cpus(c);
+	apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
 }
 
@@ -748,9 +772,9 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	}
 	/* CPUs that come online later get the new value too */
 	if (!err && c->config.sample_freq)
-		c->config.sample_freq = value;
+		WRITE_ONCE(c->config.sample_freq, value);
 	else if (!err)
-		c->config.sample_period = value;
+		WRITE_ONCE(c->config.sample_period, value);
 	mutex_unlock(&c->lock);
 	return err;
 }

@@ -184,7 +184,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * its counters before it unloads; if it does not, perfkmod releases them
  * when the module goes away and logs a warning.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: the counter, or an ERR_PTR() of the errno perf gave, unchanged:
  * -%ENOENT no PMU has this event (hardware events in a VM), -%EOPNOTSUPP
  * the PMU cannot do what @config asks, -%EINVAL invalid settings (also
@@ -211,7 +212,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * Waits for an RCU grace period after the events are released, so that
  * an overflow perf was still delivering cannot touch the freed counter.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock), nor from
+ *	one of @counter's callbacks.
  */
 void perfkmod_counter_release(struct perfkmod_counter *counter);
 
@@ -222,7 +225,8 @@ void perfkmod_counter_release(struct perfkmod_counter *counter);
  * Also re-arms a counter in %PERFKMOD_STATE_ERROR, and one stopped by
  * perfkmod_overflow_stop() or by the end of a refresh.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  */
 void perfkmod_counter_enable(struct perfkmod_counter *counter);
 
@@ -275,10 +279,14 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * @value: the new period, or for a counter created with a sample frequency
  *	the new frequency in Hz.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: 0, or the errno perf gave: -%EINVAL for a counter that does not
  * sample, a zero @value, a period with the top bit set, or a frequency
- * above kernel.perf_event_max_sample_rate.
+ * above kernel.perf_event_max_sample_rate. When none of the counter's CPUs
+ * has an event (its CPU is offline), a frequency is asked of an event made
+ * for the purpose, which perf may refuse as it refuses a new counter
+ * (-%EBUSY, -%ENOMEM, ...).
  */
 int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
 
@@ -497,7 +505,8 @@ void perfkmod_overflow_refresh(struct perfkmod_counter *counter,
  * @counter: a sampling counter.
  * @n: overflows to deliver before the counter stops; at least 1.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: 0; -%EINVAL if @counter does not sample or @n is 0.
  */
 int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);

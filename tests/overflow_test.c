@@ -373,6 +373,89 @@ static void foreign_handle_outlives_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_callbacks_release_owner(&other_module), 0);
 }
 
+/* A slow process-context callback that notes calls after a release. */
+struct slow_probe {
+	atomic_t calls;
+	atomic_t late;
+	atomic_t released;
+};
+
+static void slow_probe_fn(const struct perfkmod_sample *s,
+			  struct pt_regs *regs, void *context)
+{
+	struct slow_probe *p = context;
+
+	atomic_inc(&p->calls);
+	msleep(5);
+	if (atomic_read(&p->released))
+		atomic_inc(&p->late);
+}
+
+struct unregister_race {
+	struct perfkmod_callback *cb;
+	struct completion go;
+};
+
+static int unregister_thread(void *data)
+{
+	struct unregister_race *r = data;
+
+	complete(&r->go);
+	perfkmod_callback_unregister(r->cb);
+	return 0;
+}
+
+/*
+ * The other module unregisters its callback, whose deferred samples are
+ * still being delivered, while the counter's module releases the counter:
+ * the release waits for that delivery too (it uses the counter). No call
+ * after the release returned.
+ */
+static void unregister_races_release(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+	};
+	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+	struct unregister_race r;
+	struct slow_probe p = {};
+	struct task_struct *t;
+	int i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
+	r.cb = __perfkmod_callback_register(c, slow_probe_fn, &p,
+					    PERFKMOD_DELIVER_PROCESS,
+					    &other_module);
+	if (IS_ERR(r.cb)) {
+		perfkmod_counter_release(c);
+		KUNIT_FAIL(test, "register: %pe", r.cb);
+		return;
+	}
+	/* samples pile up in the ring faster than the callback takes them */
+	for (i = 0; i < 10000 && atomic_read(&p.calls) < 2; i++)
+		usleep_range(1000, 2000);
+	init_completion(&r.go);
+	t = kthread_run(unregister_thread, &r, "perfkmod-unregister");
+	if (IS_ERR(t)) {
+		perfkmod_callback_unregister(r.cb);
+		perfkmod_counter_release(c);
+		KUNIT_FAIL(test, "kthread_run: %pe", t);
+		return;
+	}
+	get_task_struct(t);
+	wait_for_completion(&r.go);
+	/* the unregister is detaching, or waiting for its grace period */
+	msleep(2);
+	perfkmod_counter_release(c);
+	atomic_set(&p.released, 1);
+	kthread_stop(t);
+	put_task_struct(t);
+	KUNIT_EXPECT_GE(test, atomic_read(&p.calls), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.late), 0);
+}
+
 struct owner_race {
 	struct completion go;
 	int ended;
@@ -834,6 +917,7 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE(release_with_callbacks),
 	KUNIT_CASE(foreign_handle_outlives_counter),
 	KUNIT_CASE_SLOW(owner_gone_races_release),
+	KUNIT_CASE(unregister_races_release),
 	KUNIT_CASE(release_waits_for_overflow),
 	KUNIT_CASE_SLOW(register_unregister_race),
 	{}

@@ -140,12 +140,19 @@ stop_busy() {
 	busy=
 }
 
-# target_opt TARGET: the spec's option for the target, in $opt.
+# target_opt TARGET: the spec's option for the target, in $opt, and the
+# spec for it, in $tspec: $spec, except for a breakpoint of the task on
+# arm64, which has no task breakpoints on kernel addresses (-EINVAL): a
+# user address there, which the busy task never writes.
 target_opt() {
 	case $1 in
 	all) opt= ;;
 	cpu1) opt=,cpu=1 ;;
 	task) opt=,pid=$busy ;;
+	esac
+	tspec=$spec
+	case $1:$spec:$(uname -m) in
+	task:mem:*:aarch64) tspec=mem:0x10000:w ;;
 	esac
 }
 
@@ -219,20 +226,20 @@ matrix() {
 	name=$label-$target
 	watch $name "CPU 1 offline/online $n times under $spec$opt, counting and sampling"
 	wc= ws= skips= has_c= has_s=
-	at "add hp $spec$opt"
-	r=$(kwrite $C "add hp $spec$opt")
+	at "add hp $tspec$opt"
+	r=$(kwrite $C "add hp $tspec$opt")
 	case $r in
 	ok*) has_c=1 ;;
-	*) wc="add hp $spec$opt: $r ($(cat $DBG/last_error))" ;;
+	*) wc="add hp $tspec$opt: $r ($(cat $DBG/last_error))" ;;
 	esac
-	at "insmod perfkmod_client.ko spec=$spec,period=$period$opt"
+	at "insmod perfkmod_client.ko spec=$tspec,period=$period$opt"
 	if r=$(insmod $MODDIR/perfkmod_client.ko \
-		spec="$spec,period=$period$opt" 2>&1); then
+		spec="$tspec,period=$period$opt" 2>&1); then
 		has_s=1
 	else
 		case $r in
 		*"not supported"*) skips="cannot sample here: $r" ;;
-		*) ws="client spec=$spec,period=$period$opt: $r" ;;
+		*) ws="client spec=$tspec,period=$period$opt: $r" ;;
 		esac
 	fi
 
@@ -344,12 +351,12 @@ churn() {
 		esac
 		for t in all cpu1 task; do
 			target_opt $t
-			at "churn round $((round + 1)): add x-$t $spec$samp$opt"
-			r=$(kwrite $C "add x-$t $spec$samp$opt")
+			at "churn round $((round + 1)): add x-$t $tspec$samp$opt"
+			r=$(kwrite $C "add x-$t $tspec$samp$opt")
 			case $r/$t in
 			ok*) ;;
 			ENODEV/cpu1) ;;
-			*) why="${why:-add x-$t $spec$samp$opt: $r ($(cat $DBG/last_error))}" ;;
+			*) why="${why:-add x-$t $tspec$samp$opt: $r ($(cat $DBG/last_error))}" ;;
 			esac
 		done
 		for t in all cpu1 task; do
@@ -393,8 +400,8 @@ release() {
 	why=
 	for c in a-all a-cpu1 b-all; do
 		target_opt ${c#*-}
-		at "add $c $spec$opt"
-		r=$(kwrite $C "add $c $spec$opt")
+		at "add $c $tspec$opt"
+		r=$(kwrite $C "add $c $tspec$opt")
 		case $r in ok*) ;; *) why="${why:-add $c: $r}" ;; esac
 	done
 	at "insmod perfkmod_client.ko spec=$spec,cpu=1"
@@ -476,9 +483,9 @@ if [ -n "$mode" ]; then
 		spec=${spec%|*}
 		for t in all cpu1; do
 			target_opt $t
-			at "add s-${k%%|*}-$t $spec$opt"
-			r=$(kwrite $C "add s-${k%%|*}-$t $spec$opt")
-			case $r in ok*) ;; *) why="${why:-add $spec$opt: $r}" ;; esac
+			at "add s-${k%%|*}-$t $tspec$opt"
+			r=$(kwrite $C "add s-${k%%|*}-$t $tspec$opt")
+			case $r in ok*) ;; *) why="${why:-add $tspec$opt: $r}" ;; esac
 		done
 	done
 	at "insmod perfkmod_client.ko spec=cpu-clock,period=1000000"
