@@ -88,7 +88,7 @@ run_lane() {
 	x86-kcsan) arch=x86_64 timeout=2400 ;;
 	distro) arch=x86_64 timeout=900 target=module ;;
 	arm64-pmu)
-		arch=arm64 timeout=1200
+		arch=arm64 timeout=2400
 		busybox=$cache/arm64-busybox/bin/busybox
 		;;
 	esac
