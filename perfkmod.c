@@ -509,8 +509,10 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	 * with interrupts on: the trampoline may still be running on an event
 	 * just released, reading @c. Every context perf calls it in is an RCU
 	 * read-side section (NMI included), so a grace period waits for it.
+	 * A counting counter's events have no handler: no wait for them.
 	 */
-	synchronize_rcu();
+	if (is_sampling(&c->config))
+		synchronize_rcu();
 	perfkmod_overflow_counter_exit(c);
 	free_percpu(c->cpus);
 	mutex_destroy(&c->lock);

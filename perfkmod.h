@@ -209,8 +209,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * still do (or perfkmod does when it unloads): the other module cannot
  * know when the counter goes.
  *
- * Waits for an RCU grace period after the events are released, so that
- * an overflow perf was still delivering cannot touch the freed counter.
+ * A sampling counter's release waits for an RCU grace period after the
+ * events are released, so that an overflow perf was still delivering
+ * cannot touch the freed counter.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock), nor from
