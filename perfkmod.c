@@ -218,9 +218,29 @@ static int perfkmod_cpu_changed(unsigned int cpu, struct hlist_node *node)
 	if (counts_on(c, cpu)) {
 		/* only written here; pairs with READ_ONCE() in sync_cpus() */
 		WRITE_ONCE(pc->seq, pc->seq + 1);
+		/* seen before the CPU is active: see cpu_came_or_went() */
+		smp_mb();
 		queue_work(system_unbound_wq, &c->hotplug_work);
 	}
 	return 0;
+}
+
+/*
+ * Whether perf's -ENODEV for @cpu, whose event was being made for @seq, says
+ * only that the CPU came or went meanwhile (the hotplug callback then queued
+ * another sync) rather than being a PMU's answer. perf answers -ENODEV for a
+ * CPU it has turned off: one going down stopped being active before that,
+ * and one coming up (or back) becomes active only after its callback bumped
+ * the CPU's seq.
+ */
+static bool cpu_came_or_went(struct perfkmod_cpu *pc, int cpu,
+			     unsigned int seq)
+{
+	if (!cpu_active(cpu))
+		return true;
+	/* pairs with smp_mb() in perfkmod_cpu_changed() */
+	smp_rmb();
+	return READ_ONCE(pc->seq) != seq;
 }
 
 /*
@@ -267,13 +287,8 @@ static int sync_cpus(struct perfkmod_counter *c)
 			continue;
 		event = create_event(c, cpu, NULL, !c->enabled);
 		if (IS_ERR(event)) {
-			/*
-			 * -ENODEV from perf for a CPU coming or going (not
-			 * active: perf's own hotplug state lies between
-			 * perfkmod's and the active state, both ways), else
-			 * the PMU's answer
-			 */
-			if (PTR_ERR(event) != -ENODEV || cpu_active(cpu))
+			if (PTR_ERR(event) != -ENODEV ||
+			    !cpu_came_or_went(pc, cpu, seq))
 				pc->err = PTR_ERR(event);
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
 			first = first ?: pc->err;

@@ -386,7 +386,7 @@ static void slow_probe_fn(const struct perfkmod_sample *s,
 	struct slow_probe *p = context;
 
 	atomic_inc(&p->calls);
-	msleep(5);
+	usleep_range(5000, 6000);
 	if (atomic_read(&p->released))
 		atomic_inc(&p->late);
 }
@@ -447,7 +447,7 @@ static void unregister_races_release(struct kunit *test)
 	get_task_struct(t);
 	wait_for_completion(&r.go);
 	/* the unregister is detaching, or waiting for its grace period */
-	msleep(2);
+	usleep_range(2000, 3000);
 	perfkmod_counter_release(c);
 	atomic_set(&p.released, 1);
 	kthread_stop(t);
