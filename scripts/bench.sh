@@ -35,7 +35,8 @@ timeout=900
 [ $smoke = 1 ] && timeout=240
 
 "$top/scripts/deps.sh" bench
-eval "$("$top/scripts/kernel.sh" distro)"
+kenv=$("$top/scripts/kernel.sh" distro)
+eval "$kenv"
 
 mkdir -p "$dir/src"
 rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"

@@ -74,14 +74,16 @@ build_helpers() {
 
 run_lane() {
 	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=tests
-	local timeout counts start=$SECONDS
+	local timeout counts env start=$SECONDS
 
 	echo "== $lane"
 	mkdir -p "$dir"
-	if ! eval "$("$top/scripts/kernel.sh" "$lane")"; then
+	# (eval "$(kernel.sh)" would succeed when kernel.sh fails)
+	env=$("$top/scripts/kernel.sh" "$lane") || {
 		lane_failed "no kernel"
 		return
-	fi
+	}
+	eval "$env"
 	case $lane in
 	x86-debug) arch=x86_64 timeout=1800 ;;
 	# KCSAN's watchpoints make this kernel the slowest of the lanes
@@ -115,13 +117,14 @@ run_lane() {
 
 # The style gates: each PERFKMOD-LINT line is one test.
 run_lint() {
-	local lane=lint kdirs=() out rc=0 p f
+	local lane=lint kdirs=() out rc=0 p f env
 
 	echo "== lint"
 	# sparse needs a configured 6.12 tree, not a built kernel: a fresh
 	# machine's make lint should not wait for a kernel build
-	eval "$("$top/scripts/kernel.sh" x86-debug prepare)" && kdirs+=("$KDIR")
-	eval "$("$top/scripts/kernel.sh" distro)" && kdirs+=("$KDIR")
+	env=$("$top/scripts/kernel.sh" x86-debug prepare) &&
+		eval "$env" && kdirs+=("$KDIR")
+	env=$("$top/scripts/kernel.sh" distro) && eval "$env" && kdirs+=("$KDIR")
 	[ ${#kdirs[@]} = 2 ] || { lane_failed "no kernel"; return; }
 	out=$("$top/scripts/lint.sh" "${kdirs[@]}" 2>&1) || rc=$?
 	echo "$out" | grep -v "^PERFKMOD-LINT ok "

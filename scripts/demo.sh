@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$top/.build/demo
 
 "$top/scripts/deps.sh" demo
-eval "$("$top/scripts/kernel.sh" distro)"
+kenv=$("$top/scripts/kernel.sh" distro)
+eval "$kenv"
 mkdir -p "$dir/src"
 rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
 make -s -C "$dir/src" KDIR="$KDIR" module >"$dir/build.log" 2>&1 ||
