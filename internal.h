@@ -110,7 +110,7 @@ struct perfkmod_counter {
 	struct module *owner;
 	struct list_head all;
 	struct hlist_node node;
-	struct work_struct hotplug_work;
+	struct delayed_work hotplug_work;
 	struct list_head callbacks;
 	struct perfkmod_pcpu_stats __percpu *stats;
 	atomic_t limit;

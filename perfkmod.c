@@ -156,8 +156,14 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	else if (c->config.sample_freq > PERFKMOD_TIMER_FREQ_MAX)
 		err = -EINVAL;	/* a timer's frequency, made a period by perf */
 	if (err) {
-		/* never enabled: no overflow reached the trampoline */
 		perf_event_release_kernel(event);
+		/*
+		 * An inherited event was live: an overflow may still be in the
+		 * trampoline (see perfkmod_counter_release()). Any other was
+		 * never enabled.
+		 */
+		if (sampling && !attr.disabled)
+			synchronize_rcu();
 		return ERR_PTR(err);
 	}
 	if (!disabled && attr.disabled)
@@ -218,29 +224,32 @@ static int perfkmod_cpu_changed(unsigned int cpu, struct hlist_node *node)
 	if (counts_on(c, cpu)) {
 		/* only written here; pairs with READ_ONCE() in sync_cpus() */
 		WRITE_ONCE(pc->seq, pc->seq + 1);
-		/* seen before the CPU is active: see cpu_came_or_went() */
+		/* seen before the CPU is active: see enodev_answer() */
 		smp_mb();
-		queue_work(system_unbound_wq, &c->hotplug_work);
+		mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
 	}
 	return 0;
 }
 
 /*
- * Whether perf's -ENODEV for @cpu, whose event was being made for @seq, says
- * only that the CPU came or went meanwhile (the hotplug callback then queued
- * another sync) rather than being a PMU's answer. perf answers -ENODEV for a
- * CPU it has turned off: one going down stopped being active before that,
- * and one coming up (or back) becomes active only after its callback bumped
- * the CPU's seq.
+ * What perf's -ENODEV for @cpu, whose event was being made at @seq, means.
+ * perf answers -ENODEV for a CPU whose perf context is off. Its hotplug
+ * state lies inside perfkmod's and the active state, both ways: a CPU going
+ * down stops being active before perf turns it off, and one coming up (or
+ * back) becomes active only after perfkmod's callback bumped @seq and
+ * queued a sync. So on an active CPU, a moved @seq says the CPU came or
+ * went (a sync is queued: 0), an unchanged one that -ENODEV is the PMU's
+ * answer. On a CPU not active, perf's context may be off or on (after
+ * perfkmod's callback on the way up, or in a deactivation that failed):
+ * -EAGAIN, try again later.
  */
-static bool cpu_came_or_went(struct perfkmod_cpu *pc, int cpu,
-			     unsigned int seq)
+static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
 {
 	if (!cpu_active(cpu))
-		return true;
+		return -EAGAIN;
 	/* pairs with smp_mb() in perfkmod_cpu_changed() */
 	smp_rmb();
-	return READ_ONCE(pc->seq) != seq;
+	return READ_ONCE(pc->seq) == seq ? -ENODEV : 0;
 }
 
 /*
@@ -248,16 +257,17 @@ static bool cpu_came_or_went(struct perfkmod_cpu *pc, int cpu,
  * event of each CPU that went offline (or went and came back) since its
  * event was made, keeping what it counted in @retired; make an event for
  * each counted CPU that is online and has none, also where an earlier
- * attempt failed. A CPU that goes offline meanwhile makes perf answer
- * -ENODEV, and its callback queues another sync. Called with @c->lock held
- * and without the CPU hotplug lock.
+ * attempt failed. A CPU that comes or goes meanwhile makes perf answer
+ * -ENODEV: its callback queues another sync, or this one queues itself
+ * again, a jiffy later, while the CPU is between states. Called with
+ * @c->lock held and without the CPU hotplug lock.
  *
  * Return: the first errno perf gave for an online CPU, or 0.
  */
 static int sync_cpus(struct perfkmod_counter *c)
 {
 	struct perf_event *event;
-	int cpu, first = 0;
+	int cpu, err, first = 0;
 	unsigned int seq;
 
 	lockdep_assert_held(&c->lock);
@@ -287,11 +297,17 @@ static int sync_cpus(struct perfkmod_counter *c)
 			continue;
 		event = create_event(c, cpu, NULL, !c->enabled);
 		if (IS_ERR(event)) {
-			if (PTR_ERR(event) != -ENODEV ||
-			    !cpu_came_or_went(pc, cpu, seq))
-				pc->err = PTR_ERR(event);
+			err = PTR_ERR(event);
+			if (err == -ENODEV)
+				err = enodev_answer(pc, cpu, seq);
+			if (err == -EAGAIN) {
+				queue_delayed_work(system_unbound_wq,
+						   &c->hotplug_work, 1);
+				err = 0;
+			}
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			first = first ?: pc->err;
+			pc->err = err;
+			first = first ?: err;
 			continue;
 		}
 		pc->event = event;
@@ -302,7 +318,8 @@ static int sync_cpus(struct perfkmod_counter *c)
 
 static void hotplug_work(struct work_struct *work)
 {
-	struct perfkmod_counter *c = container_of(work, struct perfkmod_counter,
+	struct perfkmod_counter *c = container_of(to_delayed_work(work),
+						  struct perfkmod_counter,
 						  hotplug_work);
 
 	mutex_lock(&c->lock);
@@ -322,7 +339,7 @@ static void hotplug_work(struct work_struct *work)
  */
 void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
 {
-	flush_work(&c->hotplug_work);
+	flush_delayed_work(&c->hotplug_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 #endif
@@ -337,7 +354,7 @@ static void release_cpus(struct perfkmod_counter *c)
 	int cpu;
 
 	cpuhp_state_remove_instance_nocalls(perfkmod_hp_state, &c->node);
-	cancel_work_sync(&c->hotplug_work);
+	cancel_delayed_work_sync(&c->hotplug_work);
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
@@ -361,7 +378,7 @@ static int create_cpus(struct perfkmod_counter *c)
 	c->cpus = alloc_percpu(struct perfkmod_cpu);
 	if (!c->cpus)
 		return -ENOMEM;
-	INIT_WORK(&c->hotplug_work, hotplug_work);
+	INIT_DELAYED_WORK(&c->hotplug_work, hotplug_work);
 	/* from here on, a CPU that comes or goes queues a sync */
 	err = cpuhp_state_add_instance_nocalls(perfkmod_hp_state, &c->node);
 	if (err)
