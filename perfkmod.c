@@ -123,10 +123,11 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 
 /*
  * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
- * the checks of perf_event_open() that the kernel path skips. The event is
- * made disabled and checked before it is enabled: a frequency event starts
- * at period 1 and would overflow at once, before a check could refuse it
- * (an inherited task counter is the exception, see below).
+ * the checks of perf_event_open() that the kernel path skips. A sampling
+ * event is made disabled and checked before it is enabled: a frequency
+ * event starts at period 1 and would overflow at once, before a check could
+ * refuse it (an inherited task counter is the exception, see below). A
+ * counting event, which no check refuses, is made in its final state.
  */
 static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 				       struct task_struct *task, bool disabled)
@@ -141,7 +142,7 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	 * Except with inherit: children inherit the state the event has when
 	 * they fork, and perf_event_enable() does not reach them.
 	 */
-	attr.disabled = disabled || !c->config.inherit;
+	attr.disabled = disabled || (sampling && !c->config.inherit);
 	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
 						 perfkmod_overflow : NULL, c);
 	if (IS_ERR(event))
