@@ -514,7 +514,11 @@ static void enable_retries_cpu(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, PTR_ERR(fill[n]), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
 	perfkmod_counter_flush_hotplug(c);
-	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ERROR);
+	KUNIT_EXPECT_EQ_MSG(test, perfkmod_counter_state(c),
+			    PERFKMOD_STATE_ERROR,
+			    "%d fillers; CPU 1: event %p, err %d", n,
+			    per_cpu_ptr(c->cpus, 1)->event,
+			    per_cpu_ptr(c->cpus, 1)->err);
 
 	for (i = 0; i < n; i++)
 		perfkmod_counter_release(fill[i]);
