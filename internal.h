@@ -86,7 +86,8 @@ struct perfkmod_cpu {
  * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
  * @node: a per-CPU counter's entry in perfkmod's CPU hotplug state.
  * @hotplug_work: brings the events of a per-CPU counter in line with the
- *	online CPUs, in a workqueue, after the hotplug callback queued it.
+ *	online CPUs, in a workqueue, after the hotplug callback queued it (at
+ *	once), or queued by itself (later) while a CPU is between states.
  * @callbacks: the registered callbacks, an RCU list the trampoline walks;
  *	changed under perfkmod_callback_mutex.
  * @stats: overflow statistics.

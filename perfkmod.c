@@ -142,7 +142,7 @@ static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 	 * Except with inherit: children inherit the state the event has when
 	 * they fork, and perf_event_enable() does not reach them.
 	 */
-	attr.disabled = disabled || (sampling && !c->config.inherit);
+	attr.disabled = disabled || (sampling && !(task && c->config.inherit));
 	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
 						 perfkmod_overflow : NULL, c);
 	if (IS_ERR(event))
@@ -260,7 +260,8 @@ static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
  * each counted CPU that is online and has none, also where an earlier
  * attempt failed. A CPU that comes or goes meanwhile makes perf answer
  * -ENODEV: its callback queues another sync, or this one queues itself
- * again, a jiffy later, while the CPU is between states. Called with
+ * again, a tenth of a second later, while the CPU is between states (a
+ * window that ends, unless a debug kernel parks the CPU there). Called with
  * @c->lock held and without the CPU hotplug lock.
  *
  * Return: the first errno perf gave for an online CPU, or 0.
@@ -303,7 +304,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 				err = enodev_answer(pc, cpu, seq);
 			if (err == -EAGAIN) {
 				queue_delayed_work(system_unbound_wq,
-						   &c->hotplug_work, 1);
+						   &c->hotplug_work, HZ / 10);
 				err = 0;
 			}
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
@@ -334,7 +335,8 @@ static void hotplug_work(struct work_struct *work)
  * @c: a per-CPU counter.
  *
  * For the KUnit suites: once it returns, the events of @c follow the CPU
- * hotplug operations that returned before it was called.
+ * hotplug operations that returned before it was called (no CPU is left
+ * between states then, which would make the work queue itself again).
  *
  * Context: process context, may sleep.
  */
@@ -348,7 +350,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 /*
  * Release the events of a per-CPU counter for good: no hotplug callback
  * queues the work after the instance is removed, and none of it runs after
- * cancel_work_sync().
+ * cancel_delayed_work_sync(), which also stops a work queueing itself.
  */
 static void release_cpus(struct perfkmod_counter *c)
 {
