@@ -58,6 +58,11 @@ struct perfkmod_cpu {
 	 */
 	unsigned int seq;
 	unsigned int event_seq;
+	/*
+	 * The CPU's last hotplug callback was the offline one (WRITE_ONCE()
+	 * in the callbacks, READ_ONCE() in sync_cpus()): no new event.
+	 */
+	bool down;
 };
 
 /**

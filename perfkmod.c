@@ -204,8 +204,8 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 
 /*
  * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
- * offline: the callback of both directions, in the CPU's hotplug thread
- * while the CPU hotplug lock is held for writing. It must not make or
+ * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
+ * is held for writing. It must not make or
  * release a perf event here: perf's software and tracepoint events flip
  * static keys, which take cpus_read_lock() (with CONFIG_JUMP_LABEL, as in
  * every distribution kernel) and would deadlock. So it only notes that the
@@ -216,19 +216,31 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
  * CPU is back. Never fails: a CPU must come online even when its event
  * cannot be made; it then reads as in error.
  */
-static int perfkmod_cpu_changed(unsigned int cpu, struct hlist_node *node)
+static void cpu_changed(struct hlist_node *node, unsigned int cpu, bool down)
 {
 	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
 						 node);
 	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-	if (counts_on(c, cpu)) {
-		/* only written here; pairs with READ_ONCE() in sync_cpus() */
-		WRITE_ONCE(pc->seq, pc->seq + 1);
-		/* seen before the CPU is active: see enodev_answer() */
-		smp_mb();
-		mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
-	}
+	if (!counts_on(c, cpu))
+		return;
+	/* only written here; pair with READ_ONCE() in sync_cpus() */
+	WRITE_ONCE(pc->seq, pc->seq + 1);
+	WRITE_ONCE(pc->down, down);
+	/* seen before the CPU is active: see enodev_answer() */
+	smp_mb();
+	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
+}
+
+static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	cpu_changed(node, cpu, false);
+	return 0;
+}
+
+static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	cpu_changed(node, cpu, true);
 	return 0;
 }
 
@@ -248,7 +260,7 @@ static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
 {
 	if (!cpu_active(cpu))
 		return -EAGAIN;
-	/* pairs with smp_mb() in perfkmod_cpu_changed() */
+	/* pairs with smp_mb() in cpu_changed() */
 	smp_rmb();
 	return READ_ONCE(pc->seq) == seq ? -ENODEV : 0;
 }
@@ -278,7 +290,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 
 		if (!counts_on(c, cpu))
 			continue;
-		/* pairs with WRITE_ONCE() in perfkmod_cpu_changed() */
+		/* pairs with WRITE_ONCE() in cpu_changed() */
 		seq = READ_ONCE(pc->seq);
 		if (pc->event && pc->event_seq != seq) {
 			/*
@@ -295,7 +307,12 @@ static int sync_cpus(struct perfkmod_counter *c)
 		if (pc->event)
 			continue;
 		pc->err = 0;
-		if (!cpu_online(cpu))
+		/*
+		 * Not on a CPU on its way down either: perf would detach the
+		 * event, which would hold what it reserved (a breakpoint
+		 * slot, a counter) until the CPU is back.
+		 */
+		if (!cpu_online(cpu) || READ_ONCE(pc->down))
 			continue;
 		event = create_event(c, cpu, NULL, !c->enabled);
 		if (IS_ERR(event)) {
@@ -904,8 +921,8 @@ EXPORT_SYMBOL_GPL(perfkmod_strerror);
 int perfkmod_hotplug_init(void)
 {
 	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perfkmod:online",
-					  perfkmod_cpu_changed,
-					  perfkmod_cpu_changed);
+					  perfkmod_cpu_online,
+					  perfkmod_cpu_offline);
 	if (ret < 0)
 		return ret;
 	perfkmod_hp_state = ret;
