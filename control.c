@@ -234,8 +234,7 @@ static int set_period(struct perfkmod_named *n, const char *arg,
 	err = perfkmod_counter_set_period(n->counter, value);
 	if (err) {
 		strscpy(n->spec, spec, sizeof(n->spec));
-		if (!perfkmod_counter_config(n->counter)->sample_period &&
-		    !perfkmod_counter_config(n->counter)->sample_freq)
+		if (!perfkmod_config_samples(perfkmod_counter_config(n->counter)))
 			*why = "the counter does not sample (no period= or freq=)";
 	}
 out:

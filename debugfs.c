@@ -42,10 +42,7 @@ static const char *state_name(enum perfkmod_state state)
 
 static bool is_sampling(const struct perfkmod_counter *c)
 {
-	const struct perfkmod_config *cfg = perfkmod_counter_config(c);
-
-	/* perfkmod_counter_set_period() rewrites them (never to 0) */
-	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
+	return perfkmod_config_samples(perfkmod_counter_config(c));
 }
 
 static bool is_all_cpus(const struct perfkmod_counter *c)

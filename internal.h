@@ -125,6 +125,16 @@ struct perfkmod_counter {
 	atomic_t detaching;
 };
 
+/*
+ * Whether a config samples. perfkmod_counter_set_period() rewrites the
+ * period or frequency of a live counter (never to or from 0) under the
+ * counter's lock, with WRITE_ONCE(): read without it.
+ */
+static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
+{
+	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
+}
+
 int perfkmod_hotplug_init(void);
 void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
 void perfkmod_hotplug_exit(void);

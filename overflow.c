@@ -310,8 +310,7 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	int cpu;
 
 	if (!fn || delivery > PERFKMOD_DELIVER_PROCESS ||
-	    (!READ_ONCE(c->config.sample_period) &&
-	     !READ_ONCE(c->config.sample_freq)))
+	    !perfkmod_config_samples(&c->config))
 		return ERR_PTR(-EINVAL);
 
 	cb = kzalloc(sizeof(*cb), GFP_KERNEL);

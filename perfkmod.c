@@ -74,16 +74,6 @@ static enum cpuhp_state perfkmod_hp_state;
 static DEFINE_MUTEX(perfkmod_counters_mutex);
 static LIST_HEAD(perfkmod_counters);
 
-/*
- * Whether a counter samples. perfkmod_counter_set_period() rewrites the
- * period or frequency (never to or from 0) under the counter's lock, with
- * WRITE_ONCE(): read without it.
- */
-static bool is_sampling(const struct perfkmod_config *cfg)
-{
-	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
-}
-
 static void config_to_attr(const struct perfkmod_config *cfg,
 			   struct perf_event_attr *attr)
 {
@@ -132,7 +122,7 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 static struct perf_event *create_event(struct perfkmod_counter *c, int cpu,
 				       struct task_struct *task, bool disabled)
 {
-	bool sampling = is_sampling(&c->config);
+	bool sampling = perfkmod_config_samples(&c->config);
 	struct perf_event_attr attr;
 	struct perf_event *event;
 	int err;
@@ -420,7 +410,7 @@ err_release:
 	 * hotplug work, may still be in the trampoline.
 	 */
 	release_cpus(c);
-	if (is_sampling(&c->config))
+	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
 err_free:
 	free_percpu(c->cpus);
@@ -481,7 +471,7 @@ static int check_config(const struct perfkmod_config *cfg)
 	 * overflow handler; with the trampoline it would trap forever.
 	 */
 	if (IS_ENABLED(CONFIG_ARM64) && cfg->type == PERF_TYPE_BREAKPOINT &&
-	    (cfg->sample_period || cfg->sample_freq))
+	    perfkmod_config_samples(cfg))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -563,7 +553,7 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	 * read-side section (NMI included), so a grace period waits for it.
 	 * A counting counter's events have no handler: no wait for them.
 	 */
-	if (is_sampling(&c->config))
+	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
 	perfkmod_overflow_counter_exit(c);
 	free_percpu(c->cpus);
@@ -615,7 +605,7 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
 
 int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
 {
-	if (!is_sampling(&c->config) || !n)
+	if (!perfkmod_config_samples(&c->config) || !n)
 		return -EINVAL;
 	enable(c, min_t(unsigned int, n, INT_MAX));
 	return 0;
@@ -794,7 +784,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	int cpu, err = 0;
 
 	/* refused here whether or not an event is live to ask perf */
-	if (!is_sampling(&c->config) || !value)
+	if (!perfkmod_config_samples(&c->config) || !value)
 		return -EINVAL;
 	if (c->config.sample_freq && is_timer(&c->config) &&
 	    value > PERFKMOD_TIMER_FREQ_MAX)
