@@ -195,12 +195,12 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 /*
  * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
  * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
- * is held for writing. It must not make or
- * release a perf event here: perf's software and tracepoint events flip
- * static keys, which take cpus_read_lock() (with CONFIG_JUMP_LABEL, as in
- * every distribution kernel) and would deadlock. So it only notes that the
- * CPU's event, if any, is no longer good, and leaves the work to
- * sync_cpus(), in a workqueue. perf detaches the events of a CPU going
+ * is held for writing. No perf event may be made or released here: perf's
+ * software and tracepoint events flip static keys, which take
+ * cpus_read_lock() (with CONFIG_JUMP_LABEL, as in every distribution
+ * kernel) and would deadlock. So this only notes that the CPU's event, if
+ * any, is no longer good, and leaves the work to sync_cpus(), in a
+ * workqueue. perf detaches the events of a CPU going
  * offline for good (after this callback, which runs before perf's own);
  * sync_cpus() keeps what such an event counted and makes a new one when the
  * CPU is back. Never fails: a CPU must come online even when its event
@@ -780,7 +780,7 @@ static int probe_freq(struct perfkmod_counter *c, u64 freq)
 
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
-	struct perf_event *first = NULL;
+	bool live = false;
 	int cpu, err = 0;
 
 	/* refused here whether or not an event is live to ask perf */
@@ -801,7 +801,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 
 			if (!pc->event)
 				continue;
-			first = first ?: pc->event;
+			live = true;
 			err = set_event_period(c, pc->event, value);
 			/*
 			 * All or nothing: perf checks @value alike for every
@@ -811,7 +811,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 				break;
 		}
 		/* no event: the frequency limit, asked of perf all the same */
-		if (!first && c->config.sample_freq && !is_timer(&c->config))
+		if (!live && c->config.sample_freq && !is_timer(&c->config))
 			err = probe_freq(c, value);
 	}
 	/* CPUs that come online later get the new value too */

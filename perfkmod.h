@@ -448,8 +448,9 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  *
  * Once it returns, the callback is not running and never runs again, and
  * its context may be freed. Also for a handle on a counter since released
- * by another module (see perfkmod_counter_release()). Samples still waiting in its rings are
- * discarded. Must not be called from the callback itself.
+ * by another module (see perfkmod_counter_release()). Samples still
+ * waiting in its rings are discarded. Must not be called from the callback
+ * itself.
  *
  * Context: process context, may sleep (waits for an RCU grace period).
  */
