@@ -33,11 +33,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
 lanes=${*:-lint x86-debug distro arm64-pmu x86-kcsan bench-smoke fresh}
 passed=0 failed=0 skipped=0
+# every failure's line, printed again at the end: CI shows only the tail
+failures=()
 
 "$top/scripts/deps.sh" $lanes || exit 1
 
 lane_failed() {
 	echo "$lane: FAIL $*"
+	failures+=("$lane: FAIL $*")
 	failed=$((failed + 1))
 }
 
@@ -109,6 +112,7 @@ run_lane() {
 		"perfkmod_lane=$lane" ${PERFKMOD_GUEST_ARGS:-}
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
 		grep -v '^counts '
+	mapfile -t -O ${#failures[@]} failures < <(grep "^$lane: FAIL " "$dir/judge.log")
 	counts=$(sed -n 's/^counts //p' "$dir/judge.log")
 	set -- $counts
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
@@ -132,6 +136,7 @@ run_lint() {
 	f=$(echo "$out" | grep -c "^PERFKMOD-LINT not ok ")
 	# lint.sh failing without naming a gate still fails the lane
 	[ $rc = 0 ] || [ "$f" != 0 ] || f=1
+	mapfile -t -O ${#failures[@]} failures < <(echo "$out" | grep "^PERFKMOD-LINT not ok ")
 	echo "lint: $p passed, $f failed"
 	passed=$((passed + p)) failed=$((failed + f))
 }
@@ -147,6 +152,7 @@ run_bench_smoke() {
 	s=$(echo "$out" | sed -n 's/^bench-smoke: .*, \([0-9]*\) skipped.*/\1/p')
 	m=$(echo "$out" | sed -n 's/^bench-smoke: .*, \([0-9]*\) missing.*/\1/p')
 	p=${p:-0} s=${s:-0} m=${m:-0}
+	mapfile -t -O ${#failures[@]} failures < <(echo "$out" | grep -E "^error|, [1-9][0-9]* missing")
 	# bench.sh failing without a missing row (a build, a boot, a splat)
 	# still fails the lane
 	[ $rc = 0 ] || [ "$m" != 0 ] || m=1
@@ -167,6 +173,7 @@ run_fresh() {
 	f=$(grep -c "^PERFKMOD-FRESH not ok " "$out")
 	# fresh.sh failing without naming a step still fails the lane
 	[ $rc = 0 ] || [ "$f" != 0 ] || f=1
+	mapfile -t -O ${#failures[@]} failures < <(grep "^PERFKMOD-FRESH not ok " "$out")
 	echo "fresh: $p passed, $f failed, $((SECONDS - start)) s, logs in $top/.build/fresh/"
 	passed=$((passed + p)) failed=$((failed + f))
 }
@@ -181,5 +188,9 @@ for lane in $lanes; do
 	esac
 done
 
+if [ ${#failures[@]} != 0 ]; then
+	echo "== what failed"
+	printf '%s\n' "${failures[@]}"
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
