@@ -45,7 +45,10 @@ esac
 # source tree all lanes share has a lock of its own (source_tree).
 mkdir -p "$cache"
 exec 9>"$cache/.lock-$lane"
-flock 9
+if ! flock -n 9; then
+	log "$lane: waiting for the kernel another kernel.sh is making"
+	flock 9
+fi
 
 # Extract the kernel source once per Debian source package version.
 source_tree() {
