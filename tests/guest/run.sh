@@ -34,12 +34,27 @@ perf_events() {
 }
 events_before=$(perf_events)
 
-# The KCSAN lane runs the tests that load perfkmod from many sides at once,
-# and CPU hotplug under every kind of counter.
+# The x86 lanes run every script. The KCSAN lane runs the tests that load
+# perfkmod from many sides at once, and CPU hotplug under every kind of
+# counter. The arm64 lane runs what counts, samples and races there, where a
+# PMU exists, overflows are NMIs and each vCPU has a host thread of its own
+# (the scripts that count hardware events, and the races); the parsers,
+# fault injection, permissions and parameters are the same C code on every
+# architecture and are left to the x86 lanes (each of these lanes takes
+# minutes a run).
 scripts=/tests/test-*.sh
-[ "$lane" = x86-kcsan ] && scripts="/tests/test-client.sh
-	/tests/test-concurrency.sh /tests/test-fuzz.sh /tests/test-hotplug.sh
-	/tests/test-stress.sh"
+case $lane in
+x86-kcsan)
+	scripts="/tests/test-client.sh /tests/test-concurrency.sh
+		/tests/test-fuzz.sh /tests/test-hotplug.sh /tests/test-stress.sh"
+	;;
+arm64-pmu)
+	scripts="/tests/test-client.sh /tests/test-compare.sh
+		/tests/test-concurrency.sh /tests/test-debugfs.sh
+		/tests/test-hotplug.sh /tests/test-module.sh
+		/tests/test-stress.sh /tests/test-tool.sh"
+	;;
+esac
 # perfkmod_scripts= on the kernel command line (a developer's quick run,
 # scripts/check.sh): only those scripts, or none.
 [ -n "$perfkmod_scripts" ] && scripts=$(for t in $perfkmod_scripts; do
