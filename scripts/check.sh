@@ -48,16 +48,17 @@ failures=()
 # that fails here is made again by its lane, which reports the failure.
 # Nothing is left running when check.sh ends.
 prebuild=()
-for lane in x86-debug x86-kcsan arm64-pmu; do
-	case " $lanes " in *" $lane "*) prebuild+=("$lane") ;; esac
+for lane in $lanes; do
+	case $lane in x86-debug | x86-kcsan | arm64-pmu) prebuild+=("$lane") ;; esac
 done
 if [ ${#prebuild[@]} != 0 ]; then
 	mkdir -p "$top/.build"
-	# its own process group (setsid), all of it killed at the end
+	# its own process group (setsid), all of it killed at the end; not on
+	# check.sh's stdout, which a pipe may wait on
 	setsid bash -c 'for lane in "${@:2}"; do
-		nice -n 19 "$1" "$lane" >/dev/null || true
+		nice -n 19 "$1" "$lane" || true
 	done' kernel.sh "$top/scripts/kernel.sh" "${prebuild[@]}" \
-		2>"$top/.build/prebuild.log" &
+		>/dev/null 2>"$top/.build/prebuild.log" &
 	# shellcheck disable=SC2064 # this pid, now
 	trap "kill -- -$! 2>/dev/null" EXIT
 fi
@@ -154,7 +155,10 @@ run_lint() {
 		eval "$env" && kdirs+=("$KDIR")
 	env=$("$top/scripts/kernel.sh" distro) && eval "$env" && kdirs+=("$KDIR")
 	[ ${#kdirs[@]} = 2 ] || { lane_failed "no kernel"; return; }
-	out=$("$top/scripts/lint.sh" "${kdirs[@]}" 2>&1) || rc=$?
+	# under the lane's lock: a background build of x86-debug (prebuild)
+	# must not start in the tree sparse is reading
+	out=$(flock "$cache/.lock-x86-debug" \
+		"$top/scripts/lint.sh" "${kdirs[@]}" 2>&1) || rc=$?
 	echo "$out" | grep -v "^PERFKMOD-LINT ok "
 	p=$(echo "$out" | grep -c "^PERFKMOD-LINT ok ")
 	f=$(echo "$out" | grep -c "^PERFKMOD-LINT not ok ")

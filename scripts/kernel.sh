@@ -141,7 +141,9 @@ build_lane() {
 	for old in "$cache/build/$lane"-*; do
 		[ "$old" = "$out" ] ||
 			[ -n "$(find "$old/.perfkmod-used" -mtime -7 2>/dev/null)" ] ||
-			rm -rf "$old"
+			# the markers first: a removal cut short leaves no
+			# tree that looks built
+			{ rm -f "$old"/.perfkmod-* && rm -rf "$old"; }
 	done
 	# x86 kernels with JUMP_LABEL: one host thread (see distro_lane())
 	[ "$arch" != x86_64 ] || thread=single
