@@ -8,8 +8,9 @@ Counts the KUnit results (the KTAP each suite prints, cross-checked against
 its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
 lines, see tests/guest/lib.sh) and every kernel report (BUG, WARNING, Oops,
 KASAN, lockdep, kmemleak, stalls), each report counting as one failure. A
-KCSAN data race counts only when a perfkmod module is in its report; the
-kernel's own races are listed, not counted.
+KCSAN data race counts only when perfkmod's code makes one of its accesses,
+or runs in the context of each (kcsan_in_perfkmod); the kernel's own races
+are listed, not counted.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
 N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
 when anything failed.
@@ -50,6 +51,47 @@ BLOCKED_TASK = re.compile(
 # one object with perf stat's keys.
 GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
+
+
+# The line that opens one access of a KCSAN report, its stack after it:
+# "write to 0x... of 8 bytes by interrupt on cpu 1:", "read (marked) to
+# ...", "race at unknown origin, with read to ...".
+KCSAN_ACCESS = re.compile(r"\bto 0x[0-9a-f]+ of \d+ bytes by .*:$")
+# The first frame of an interrupt or exception entry: the frames below it
+# are the interrupted context's, not the access's.
+ENTRY_FRAME = re.compile(r"^\s*(asm_|el1h_64_|el0t_64_)")
+
+
+def kcsan_in_perfkmod(block):
+    """Whether a KCSAN report (its lines) is a data race of perfkmod's.
+
+    It is when a perfkmod module's function makes one of the accesses
+    (its top frame: inlined helpers count as the caller), or when each
+    access's own context (its frames up to an interrupt entry) runs
+    perfkmod code. A race inside the kernel that perfkmod's code merely
+    called into on one side is the kernel's (e.g. hrtimer_wakeup in an
+    interrupt against schedule_hrtimeout in a KUnit thread's
+    usleep_range: the interrupt is no context of perfkmod's).
+    """
+    stacks, frames = [], None
+    for b in block:
+        if KCSAN_ACCESS.search(b):
+            frames = []
+            stacks.append(frames)
+        elif frames is not None:
+            if not b.strip():
+                frames = None
+            elif ENTRY_FRAME.match(b):
+                frames.append(b)
+                frames = None
+            else:
+                frames.append(b)
+    if not stacks:
+        # a report this parser does not know: perfkmod anywhere in it
+        return any("[perfkmod" in b for b in block)
+    if any(f and "[perfkmod" in f[0] for f in stacks):
+        return True
+    return all(any("[perfkmod" in x for x in f) for f in stacks)
 
 
 def check_json(text):
@@ -164,14 +206,15 @@ def judge(lane, lines):
             totals += 1
             continue
         if "BUG: KCSAN:" in line:
-            # a data race counts against perfkmod when one of its modules
-            # is in the report; others are the kernel's, and only listed
+            # a data race counts against perfkmod when perfkmod's code
+            # makes one of the accesses, or both sides are perfkmod's
+            # (kcsan_in_perfkmod); others are the kernel's, only listed
             block = []
             for raw_next in lines[i:i + 60]:
                 block.append(TIMESTAMP.sub("", raw_next.rstrip()))
                 if len(block) > 1 and block[-1].startswith("====="):
                     break
-            if any("[perfkmod" in b for b in block):
+            if kcsan_in_perfkmod(block):
                 failed += 1
                 problems.append("KCSAN report in perfkmod:\n    " +
                                 "\n    ".join(block))
