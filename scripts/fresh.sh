@@ -106,6 +106,21 @@ step() {
 	return $rc
 }
 
+# check_step NAME TIMEOUT COMMAND: a make check in the root as one test,
+# passed when it exits 0 and ends with its counts (which are printed).
+check_step() {
+	local rc=0 counts
+
+	step "$1" "$2" "$3" || rc=$?
+	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
+		"$dir/$1.log" | tail -1) || true
+	if [ $rc = 0 ] && [ -n "$counts" ]; then
+		result ok "fresh-$1 - inside: $counts"
+	else
+		result not ok "fresh-$1 - ${counts:+inside: $counts; }$(why "$dir/$1.log")"
+	fi
+}
+
 # The debootstrap tarball of minbase's packages from MIRROR, made once.
 tarball() {
 	local mirror=$1 tar
@@ -190,14 +205,7 @@ echo "fresh: the root took $((SECONDS - start)) s"
 
 if [ "${1:-}" = --whole ]; then
 	# CI's limit and a little: the time is what this is for
-	step check 6000 "make check" && rc=0 || rc=$?
-	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
-		"$dir/check.log" | tail -1) || true
-	if [ "$rc" = 0 ] && [ -n "$counts" ]; then
-		result ok "fresh-check - inside: $counts"
-	else
-		result not ok "fresh-check - ${counts:+inside: $counts; }$(why "$dir/check.log")"
-	fi
+	check_step check 6000 "make check"
 	echo "fresh: $((SECONDS - start)) s in all"
 	exit $bad
 fi
@@ -215,14 +223,7 @@ else
 	result not ok "fresh-lint - $(why "$dir/lint.log")"
 fi
 
-step distro 1200 "make check LANE=distro" && rc=0 || rc=$?
-counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
-	"$dir/distro.log" | tail -1) || true
-if [ "$rc" = 0 ] && [ -n "$counts" ]; then
-	result ok "fresh-distro - inside: $counts"
-else
-	result not ok "fresh-distro - ${counts:+inside: $counts; }$(why "$dir/distro.log")"
-fi
+check_step distro 1200 "make check LANE=distro"
 
 echo "fresh: $((SECONDS - start)) s in all"
 exit $bad
