@@ -264,7 +264,7 @@ static const struct {
 		"Time the counter was enabled." },
 	[FAM_RUNNING] = { "perfkmod_running_seconds_total", "counter",
 		"Time the counter was on a PMU (less than enabled when multiplexed)." },
-	[FAM_ACTIVE] = { "perfkmod_counter_active", "gauge",
+	[FAM_ACTIVE] = { "perfkmod_active", "gauge",
 		"1 while the counter counts; 0 when off, in error or its task exited." },
 	[FAM_OVERFLOWS] = { "perfkmod_overflows_total", "counter",
 		"Overflows of a sampling counter.", true },

@@ -13,7 +13,11 @@
 # Debian root with nothing but build-essential and git added). The arm64
 # lane also needs busybox-static for arm64: that package is downloaded (not
 # installed) into $PERFKMOD_CACHE/arm64-busybox/, which needs the arm64
-# architecture in dpkg's list.
+# architecture in dpkg's list. The lanes that boot also need Prometheus's
+# promtool (scripts/judge.py checks the guests' metrics with it): the
+# binary out of Debian's prometheus package, downloaded into
+# $PERFKMOD_CACHE/promtool/ and not installed (the package would start a
+# Prometheus server on the machine).
 
 set -euo pipefail
 
@@ -27,20 +31,26 @@ pkgs="build-essential rsync python3"
 debian="linux-headers-amd64 qemu-system-x86 busybox-static"
 # The 6.12 tree scripts/kernel.sh extracts (tar.xz), configures and builds.
 ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
-arm64=0
+arm64=0 promtool=0
 
 for lane in "$@"; do
 	case $lane in
 	# checkpatch and kernel-doc are perl, the file list is git's, sparse
 	# runs against the 6.12 tree and Debian's headers
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64" ;;
-	x86-debug | x86-kcsan) pkgs="$pkgs $ksrc qemu-system-x86 busybox-static" ;;
+	x86-debug | x86-kcsan)
+		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static"
+		promtool=1
+		;;
 	# dkms.sh: dkms add/build/install (kmod: its depmod)
-	distro) pkgs="$pkgs $debian dkms kmod" ;;
+	distro)
+		pkgs="$pkgs $debian dkms kmod"
+		promtool=1
+		;;
 	demo | bench | bench-smoke) pkgs="$pkgs $debian" ;;
 	arm64-pmu)
 		pkgs="$pkgs $ksrc qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
-		arm64=1
+		arm64=1 promtool=1
 		;;
 	# scripts/fresh.sh: a new Debian root, a clone of the checkout
 	fresh) pkgs="$pkgs debootstrap git" ;;
@@ -90,5 +100,19 @@ if [ $arm64 = 1 ] && [ ! -x "$cache/arm64-busybox/bin/busybox" ]; then
 		dpkg-deb -x busybox-static_*_arm64.deb root)
 	mv "$cache/arm64-busybox.tmp/root" "$cache/arm64-busybox"
 	rm -rf "$cache/arm64-busybox.tmp"
+fi
+if [ $promtool = 1 ] && [ ! -x "$cache/promtool/usr/bin/promtool" ]; then
+	[ "$(id -u)" = 0 ] || {
+		echo "deps.sh: run as root once to fetch promtool (Debian's prometheus)" >&2
+		exit 1
+	}
+	apt_update
+	rm -rf "$cache/promtool" "$cache/promtool.tmp"
+	mkdir -p "$cache/promtool.tmp"
+	(cd "$cache/promtool.tmp" &&
+		apt-get download -q prometheus >&2 &&
+		dpkg-deb -x prometheus_*.deb root)
+	mv "$cache/promtool.tmp/root" "$cache/promtool"
+	rm -rf "$cache/promtool.tmp"
 fi
 exit 0

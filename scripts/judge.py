@@ -6,7 +6,9 @@
 
 Counts the KUnit results (the KTAP each suite prints, cross-checked against
 its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
-lines, see tests/guest/lib.sh) and every kernel report (BUG, WARNING, Oops,
+lines, see tests/guest/lib.sh; the Prometheus metrics a guest printed as
+PERFKMOD-PROM lines are one test each, passed when Prometheus's promtool
+check metrics accepts them) and every kernel report (BUG, WARNING, Oops,
 KASAN, lockdep, kmemleak, stalls), each report counting as one failure. A
 KCSAN data race counts only when perfkmod's code makes one of its accesses,
 or runs in the context of each (kcsan_in_perfkmod); the kernel's own races
@@ -23,7 +25,9 @@ what the failure reports.
 """
 
 import json
+import os
 import re
+import subprocess
 import sys
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
@@ -50,6 +54,9 @@ BLOCKED_TASK = re.compile(
 # A JSON line a guest test wants parsed by a real parser (perfkstat -j):
 # one object with perf stat's keys.
 GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
+# Prometheus metrics a guest printed, a line a record, for promtool.
+GUEST_PROM = re.compile(r"PERFKMOD-PROM (\S+)(?: (.*))?$")
+GUEST_PROM_END = re.compile(r"PERFKMOD-PROM-END (\S+)$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 
 
@@ -120,6 +127,29 @@ def check_json(text):
     return None
 
 
+def check_prom(text):
+    """Why Prometheus's promtool rejects metrics TEXT, or None.
+
+    promtool is the binary in Debian's prometheus package, which
+    scripts/deps.sh downloads (not installs) into the cache.
+    """
+    cache = os.environ.get("PERFKMOD_CACHE") or \
+        os.path.expanduser("~/.cache/perfkmod")
+    tool = os.environ.get("PERFKMOD_PROMTOOL") or \
+        os.path.join(cache, "promtool/usr/bin/promtool")
+    if not os.access(tool, os.X_OK):
+        return f"no promtool at {tool} (scripts/deps.sh fetches it)"
+    try:
+        r = subprocess.run([tool, "check", "metrics"], input=text,
+                           capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"promtool did not run: {e}"
+    if r.returncode != 0:
+        out = "; ".join((r.stdout + r.stderr).split("\n")).strip("; ")
+        return f"promtool check metrics: exit {r.returncode}: {out}"
+    return None
+
+
 def judge(lane, lines):
     passed = failed = skipped = 0
     problems, skips = [], []
@@ -131,6 +161,7 @@ def judge(lane, lines):
     leaks, races = [], []
     done = False
     aborted, blocked = None, []
+    prom = {}
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
@@ -143,6 +174,20 @@ def judge(lane, lines):
             if why:
                 failed += 1
                 problems.append(f"integration test {name}: {why}: {text}")
+            else:
+                passed += 1
+            continue
+        m = GUEST_PROM.search(line)
+        if m:
+            prom.setdefault(m.group(1), []).append(m.group(2) or "")
+            continue
+        m = GUEST_PROM_END.search(line)
+        if m:
+            name = m.group(1)
+            why = check_prom("".join(l + "\n" for l in prom.pop(name, [])))
+            if why:
+                failed += 1
+                problems.append(f"integration test promtool-{name}: {why}")
             else:
                 passed += 1
             continue
@@ -226,6 +271,10 @@ def judge(lane, lines):
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             problems.append("kernel report:\n    " + "\n    ".join(context))
 
+    for name in prom:
+        failed += 1
+        problems.append(f"integration test promtool-{name}: the metrics"
+                        " ended before PERFKMOD-PROM-END")
     if leaks:
         problems.append("kmemleak report:\n    " + "\n    ".join(leaks[:60]))
     for name, first_suite in announced:

@@ -41,6 +41,16 @@ check_fails() {
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
+# prom_out NAME FILE: FILE, Prometheus metrics, on the console, a line a
+# record (PERFKMOD-PROM NAME LINE, then PERFKMOD-PROM-END NAME):
+# scripts/judge.py hands it to Prometheus's own promtool on the host.
+prom_out() {
+	while IFS= read -r _l; do
+		log "PERFKMOD-PROM $1 $_l"
+	done <"$2"
+	log "PERFKMOD-PROM-END $1"
+}
+
 # wait_file FILE: wait up to 10 s for FILE to exist (a helper's signal that
 # it reached a point of its run); the test's own checks then say whether it
 # did.

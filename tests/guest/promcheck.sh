@@ -9,6 +9,12 @@
 # has a # TYPE before it, HELP and TYPE at most once per name and before
 # its samples, a family's samples contiguous, no series twice, counters
 # named *_total, no blank lines, the file ends with a newline.
+#
+# Prometheus's own promtool (check metrics: its parser and its lint) judges
+# the same files on the host (prom_out in lib.sh, scripts/judge.py). What
+# only this checker catches (promtool 2.42 accepts each): a series twice, a
+# family's samples split by another family's, a sample with no # TYPE, a
+# blank line.
 
 f=${1:?usage: promcheck FILE}
 [ -s "$f" ] || { echo "$f: empty"; exit 1; }

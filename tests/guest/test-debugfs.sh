@@ -157,6 +157,7 @@ check summary-rows sh -c "[ \$(wc -l <$DBG/summary) = \$((\$(wc -l <$C) + 1)) ] 
 check add-odd-name kw ok 'add q"x\y dummy'
 cat $DBG/metrics >/tmp/metrics.prom
 check metrics-prometheus-format sh /tests/promcheck.sh /tmp/metrics.prom
+prom_out debugfs-metrics /tmp/metrics.prom
 M=/tmp/metrics.prom
 check metrics-escaped-name \
 	grep -qF 'perfkmod_events_total{name="q\"x\\y",event="dummy",cpu="all"} ' $M

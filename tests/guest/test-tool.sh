@@ -124,6 +124,7 @@ check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
 mkdir -p /tmp/textfile
 check tool-prom perfkstat prom /tmp/textfile/perfkmod.prom
 check tool-prom-format sh /tests/promcheck.sh /tmp/textfile/perfkmod.prom
+prom_out perfkstat-prom /tmp/textfile/perfkmod.prom
 check tool-prom-has-pf \
 	grep -q '^perfkmod_events_total{name="pf",event="page-faults",cpu="all"} [1-9]' \
 	/tmp/textfile/perfkmod.prom
