@@ -4,7 +4,8 @@
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
 # make samples         also build the example client module in samples/
 # make check           build the test kernels and run every test lane in QEMU
-# make check LANE=x    one lane: lint, x86-debug, distro, arm64-pmu, x86-kcsan,
+# make check LANE=x    one lane: lint, x86-debug, distro, distro-5.10,
+#                      distro-6.12, distro-arm64, arm64-pmu, x86-kcsan,
 #                      bench-smoke or fresh
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernels perfkmod builds against (Debian's 6.1,
- * 6.12), in one place. Features are probed by Kbuild (PERFKMOD_HAVE_*),
+ * Differences between the kernels perfkmod builds against (Debian's 5.10,
+ * 6.1, 6.12), in one place. Features are probed by Kbuild (PERFKMOD_HAVE_*),
  * not inferred from version numbers.
  */
 #ifndef _PERFKMOD_COMPAT_H
@@ -16,6 +16,16 @@
 #include <kunit/visibility.h>
 #else
 #define EXPORT_SYMBOL_IF_KUNIT(sym)	__ADDRESSABLE(sym)
+#endif
+
+/*
+ * cgroup-switches came in 5.13 (5.10 lacks it). The value is perf's ABI:
+ * named here, so that the grammar takes the name on every kernel and an
+ * older perf answers its own -ENOENT, as for any event it does not have.
+ */
+#include <uapi/linux/perf_event.h>
+#ifndef PERFKMOD_HAVE_SW_CGROUP_SWITCHES
+#define PERF_COUNT_SW_CGROUP_SWITCHES	11
 #endif
 
 #endif /* _PERFKMOD_COMPAT_H */

@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/threads.h>
 
+#include "compat.h"
 #include "internal.h"
 
 struct event_name {

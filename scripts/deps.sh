@@ -47,6 +47,16 @@ for lane in "$@"; do
 		pkgs="$pkgs $debian dkms kmod"
 		promtool=1
 		;;
+	# Debian's other kernels, fetched by scripts/kernel.sh (6.12's module
+	# build makes BTF with pahole, as its headers package asks)
+	distro-5.10 | distro-6.12)
+		pkgs="$pkgs qemu-system-x86 busybox-static dkms kmod dwarves"
+		promtool=1
+		;;
+	distro-arm64)
+		pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross dkms kmod"
+		arm64=1 promtool=1
+		;;
 	demo | bench | bench-smoke) pkgs="$pkgs $debian" ;;
 	arm64-pmu)
 		pkgs="$pkgs $ksrc qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"

@@ -4,6 +4,7 @@
 # Find or build the kernel a test lane runs.
 #
 #   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
+#                               | distro-5.10 | distro-6.12 | distro-arm64
 #   scripts/kernel.sh LANE prepare
 #
 # With "prepare", a self-built kernel's tree is only configured and made
@@ -13,8 +14,9 @@
 # A later build of the lane goes on in the same directory.
 #
 # Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
-# KVER, and TCG_THREAD, the PERFKMOD_TCG_THREAD scripts/vm.sh must boot
-# IMAGE with) for the caller to eval; everything else goes to stderr.
+# KVER, TCG_THREAD, the PERFKMOD_TCG_THREAD scripts/vm.sh must boot IMAGE
+# with, and KBIN, a directory to put first in PATH for building modules,
+# or nothing) for the caller to eval; everything else goes to stderr.
 #
 # Self-built kernels come from Debian's linux-source-6.12, configured as
 # allnoconfig plus tests/config/common.config, tests/config/ARCH.config
@@ -22,13 +24,16 @@
 # $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key made of the
 # source package version, the fragments and the compiler: they are rebuilt
 # only when that key changes. The distro lane is Debian's own
-# amd64 kernel image and the headers package that matches it.
+# amd64 kernel image and the headers package that matches it. The other
+# distro-* lanes are the kernels of other Debian releases and of arm64
+# (see deb_lane()), fetched with an apt configuration of perfkmod's own
+# and extracted into the cache, never installed.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lane=${1:?usage: kernel.sh x86-debug|x86-kcsan|arm64-pmu|distro}
+lane=${1:?usage: kernel.sh x86-debug|x86-kcsan|arm64-pmu|distro[-5.10|-6.12|-arm64]}
 jobs=$(nproc)
 
 log() { echo "kernel.sh: $*" >&2; }
@@ -93,6 +98,24 @@ verify_config() {
 	return $bad
 }
 
+# prune USED OTHER...: mark USED as used now; remove each OTHER (other
+# configurations or versions of a lane: other checkouts, other branches
+# sharing this cache) unused for a week. Two checkouts would otherwise
+# delete each other's kernels on every run.
+prune() {
+	local used=$1 old
+
+	shift
+	touch "$used/.perfkmod-used"
+	for old in "$@"; do
+		[ "$old" = "$used" ] ||
+			[ -n "$(find "$old/.perfkmod-used" -mtime -7 2>/dev/null)" ] ||
+			# the markers first: a removal cut short leaves no
+			# tree that looks built
+			{ rm -f "$old"/.perfkmod-* && rm -rf "$old"; }
+	done
+}
+
 build_lane() {
 	local arch=$1 cross=$2 image=$3 src ver key out frag frags f thread=
 
@@ -134,21 +157,12 @@ build_lane() {
 		fi
 		touch "$out/.perfkmod-$done"
 	fi
-	# Other configurations of the lane (other checkouts, other branches
-	# sharing this cache) are removed only when unused for a week: two
-	# checkouts would otherwise delete each other's kernels on every run.
-	touch "$out/.perfkmod-used"
-	for old in "$cache/build/$lane"-*; do
-		[ "$old" = "$out" ] ||
-			[ -n "$(find "$old/.perfkmod-used" -mtime -7 2>/dev/null)" ] ||
-			# the markers first: a removal cut short leaves no
-			# tree that looks built
-			{ rm -f "$old"/.perfkmod-* && rm -rf "$old"; }
-	done
+	prune "$out" "$cache/build/$lane"-*
 	# x86 kernels with JUMP_LABEL: one host thread (see distro_lane())
 	[ "$arch" != x86_64 ] || thread=single
 	echo "ARCH=$arch CROSS_COMPILE=$cross KDIR=$out IMAGE=$out/$image" \
-		"KVER=$(cat "$out/include/config/kernel.release") TCG_THREAD=$thread"
+		"KVER=$(cat "$out/include/config/kernel.release") TCG_THREAD=$thread" \
+		"KBIN="
 }
 
 # Debian's own kernel: the image that matches the installed headers.
@@ -186,12 +200,124 @@ distro_lane() {
 	# jmp): every x86 kernel gets one host thread. arm64 patches its
 	# jump labels without INT3 and keeps a thread per vCPU.
 	echo "ARCH=x86_64 CROSS_COMPILE= KDIR=/usr/src/linux-headers-$kver" \
-		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver TCG_THREAD=single"
+		"IMAGE=$dir/root/boot/vmlinuz-$kver KVER=$kver TCG_THREAD=single KBIN="
+}
+
+# apt-get and apt-cache on perfkmod's own list of Debian's suites, for
+# both architectures, in $cache/apt: the machine's sources and package
+# state are left alone. The lists are fetched again once a day.
+apt_private() {
+	local dir=$cache/apt suite url
+
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	if [ ! -f "$dir/sources.list" ] ||
+		[ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
+		: >"$dir/sources.list.tmp"
+		for suite in bullseye bullseye-security bookworm bookworm-security \
+			bookworm-backports; do
+			url=http://deb.debian.org/debian
+			[ "${suite%-security}" = "$suite" ] || url=$url-security
+			echo "deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $suite main" \
+				>>"$dir/sources.list.tmp"
+		done
+		mv "$dir/sources.list.tmp" "$dir/sources.list"
+		log "apt-get update of perfkmod's own suite list ($dir)"
+		apt-get "${apt_opts[@]}" update -q >&2
+	fi
+}
+apt_opts=(-o "Dir::Etc::sourcelist=$cache/apt/sources.list"
+	-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$cache/apt/lists"
+	-o "Dir::Cache=$cache/apt" -o "Dir::Cache::archives=$cache/apt/archives"
+	-o APT::Architectures::=amd64 -o APT::Architectures::=arm64
+	-o APT::Sandbox::User=root)
+
+# depends PACKAGE=VERSION: its Depends line (apt-cache shows a package
+# once per suite that has it: the first)
+depends() {
+	apt-cache "${apt_opts[@]}" show "$1" |
+		awk '/^Depends: / && !n++ { sub(/^Depends: /, ""); print }'
+}
+
+# deb_lane DEBARCH VERSION-GLOB: the newest kernel of the suites in
+# apt_private() for DEBARCH whose version matches the glob (the
+# linux-headers-DEBARCH meta package says which): its unsigned image, headers, the
+# headers' common part and the kbuild programs (this machine's
+# architecture: amd64), extracted into the cache as a root tree. The
+# headers' Makefile names the common part by its absolute /usr/src path:
+# pointed at the extracted one. A compiler the headers name that this
+# Debian lacks (5.10 is built with gcc-10, gone from Debian 12) is given
+# by a directory for PATH with the name linked to this Debian's gcc: modules
+# built by a newer gcc load and run (perf's and the module ABI do not
+# depend on it), and DKMS builds through the same PATH.
+deb_lane() {
+	local arch=$1 glob=$2 ver kver dir hdr p pkgs=() qarch image cc
+	local cross='' bin=''
+
+	apt_private
+	ver=$(apt-cache "${apt_opts[@]}" madison "linux-headers-$arch:$arch" |
+		awk -F' *[|] *' '{ print $2 }' | sort -V |
+		while read -r v; do
+			# shellcheck disable=SC2053 # a glob on purpose
+			if [[ $v == $glob ]]; then echo "$v"; fi
+		done | tail -1)
+	[ -n "$ver" ] || die "$lane: no linux-headers-$arch $glob in Debian's archive"
+	kver=$(depends "linux-headers-$arch:$arch=$ver" |
+		sed -n 's/^linux-headers-\([^ ]*\) .*/\1/p')
+	[ -n "$kver" ] || die "$lane: which kernel linux-headers-$arch $ver is"
+	dir=$cache/deb/$lane/${kver}_${ver//[^A-Za-z0-9.+-]/_}
+	hdr=$dir/root/usr/src/linux-headers-$kver
+	if [ ! -f "$dir/.perfkmod-extracted" ]; then
+		log "fetching Debian's linux-image-$kver-unsigned $ver ($arch)"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		pkgs=("linux-image-$kver-unsigned:$arch=$ver"
+			"linux-headers-$kver:$arch=$ver")
+		# the headers' common part and kbuild, as the headers name them
+		for p in $(depends "linux-headers-$kver:$arch=$ver" | tr ',' '\n' |
+			sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p'); do
+			case $p in
+			linux-kbuild-*) pkgs+=("$p:amd64=$ver") ;;
+			*) pkgs+=("$p=$ver") ;;
+			esac
+		done
+		(cd "$dir" && apt-get "${apt_opts[@]}" download -q "${pkgs[@]}" >&2)
+		for f in "$dir"/*.deb; do
+			dpkg-deb -x "$f" "$dir/root"
+		done
+		rm -f "$dir"/*.deb
+		sed -i "s#^include /usr/src/#include $dir/root/usr/src/#" "$hdr/Makefile"
+		touch "$dir/.perfkmod-extracted"
+	fi
+	prune "$dir" "$cache/deb/$lane"/*
+	image=$dir/root/boot/vmlinuz-$kver
+	if [ ! -f "$image" ] || [ ! -f "$hdr/Makefile" ]; then
+		die "$lane: $dir is incomplete"
+	fi
+	case $arch in
+	amd64) qarch=x86_64 ;;
+	arm64) qarch=arm64 cross=aarch64-linux-gnu- ;;
+	esac
+	cc=$(sed -n 's/^CC = .*(CROSS_COMPILE)\(gcc-[0-9]*\)$/\1/p' "$hdr/.kernelvariables")
+	if [ -n "$cc" ] && ! command -v "$cross$cc" >/dev/null; then
+		bin=$dir/bin
+		mkdir -p "$bin"
+		ln -sf "$(command -v "${cross}gcc")" "$bin/$cross$cc"
+	fi
+	# x86: one host thread (see distro_lane()); arm64 patches without INT3
+	echo "ARCH=$qarch CROSS_COMPILE=$cross KDIR=$hdr IMAGE=$image" \
+		"KVER=$kver TCG_THREAD=$([ "$qarch" = x86_64 ] && echo single)" \
+		"KBIN=$bin"
 }
 
 case $lane in
 x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage x86_64 ;;
 arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image arm64 ;;
 distro) distro_lane ;;
-*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro)" ;;
+# Debian 11's 5.10 (bullseye), Debian 12's backported 6.12
+# (bookworm-backports; Debian 13's is built for trixie's libc, and its
+# kbuild programs would not run here), Debian 12's arm64 6.1
+distro-5.10) deb_lane amd64 "5.10.*" ;;
+distro-6.12) deb_lane amd64 "6.12.*" ;;
+distro-arm64) deb_lane arm64 "6.1.*" ;;
+*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro, distro-5.10, distro-6.12, distro-arm64)" ;;
 esac
