@@ -43,7 +43,11 @@ struct perfkmod_pcpu_stats {
 
 /* One CPU's share of an all-CPUs or one-CPU counter. */
 struct perfkmod_cpu {
-	/* NULL while the CPU is offline, or when creating its event failed */
+	/*
+	 * NULL when the CPU has no event: it was offline when the counter
+	 * was made, or making its event failed (@err). The detached event of
+	 * a CPU that went offline stays here until sync_cpus() retires it.
+	 */
 	struct perf_event *event;
 	/* why event is NULL on an online CPU: the errno from perf, else 0 */
 	int err;
@@ -52,18 +56,19 @@ struct perfkmod_cpu {
 	/* what the CPU's earlier events counted before it went offline */
 	struct perfkmod_value retired;
 	/*
-	 * Bumped by the CPU hotplug callback each time the CPU goes offline
-	 * or comes online (WRITE_ONCE(), read with READ_ONCE()); @event is
-	 * good only while @event_seq, the @seq it was made at, equals it.
+	 * The CPU's hotplug generation and direction in one word, so that a
+	 * reader never sees one without the other: bumped by the CPU hotplug
+	 * callback each time the CPU comes online or goes offline, with
+	 * PERFKMOD_CPU_DOWN set when it went offline (WRITE_ONCE() there,
+	 * READ_ONCE() once in sync_cpus()). @event is good only while
+	 * @event_seq, the @seq it was made at, equals it.
 	 */
 	unsigned int seq;
 	unsigned int event_seq;
-	/*
-	 * The CPU's last hotplug callback was the offline one (WRITE_ONCE()
-	 * in the callbacks, READ_ONCE() in sync_cpus()): no new event.
-	 */
-	bool down;
 };
+
+/* In perfkmod_cpu.seq: the CPU's last hotplug callback was its offline one */
+#define PERFKMOD_CPU_DOWN	1u
 
 /**
  * struct perfkmod_counter - a counter: one perf event, or one per CPU

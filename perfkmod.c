@@ -214,9 +214,12 @@ static void cpu_changed(struct hlist_node *node, unsigned int cpu, bool down)
 
 	if (!counts_on(c, cpu))
 		return;
-	/* only written here; pair with READ_ONCE() in sync_cpus() */
-	WRITE_ONCE(pc->seq, pc->seq + 1);
-	WRITE_ONCE(pc->down, down);
+	/*
+	 * Only written here: a new generation, and the direction in the same
+	 * store. Pairs with READ_ONCE() in sync_cpus().
+	 */
+	WRITE_ONCE(pc->seq, ((pc->seq | PERFKMOD_CPU_DOWN) + 1) |
+			    (down ? PERFKMOD_CPU_DOWN : 0));
 	/* seen before the CPU is active: see enodev_answer() */
 	smp_mb();
 	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
@@ -236,15 +239,16 @@ static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
 
 /*
  * What perf's -ENODEV for @cpu, whose event was being made at @seq, means.
- * perf answers -ENODEV for a CPU whose perf context is off. Its hotplug
- * state lies inside perfkmod's and the active state, both ways: a CPU going
- * down stops being active before perf turns it off, and one coming up (or
- * back) becomes active only after perfkmod's callback bumped @seq and
- * queued a sync. So on an active CPU, a moved @seq says the CPU came or
- * went (a sync is queued: 0), an unchanged one that -ENODEV is the PMU's
- * answer. On a CPU not active, perf's context may be off or on (after
- * perfkmod's callback on the way up, or in a deactivation that failed):
- * -EAGAIN, try again later.
+ * perf answers -ENODEV for a CPU whose perf context is off: from its
+ * teardown at CPUHP_AP_PERF_ONLINE until CPUHP_PERF_PREPARE brings it back.
+ * perfkmod's callback (CPUHP_AP_ONLINE_DYN) runs between that and the
+ * CPU's active state either way: a CPU going down stops being active, then
+ * perfkmod's callback bumps @seq, then perf turns its context off; one
+ * coming up has its context on, then perfkmod's callback bumps @seq and
+ * queues a sync, then it becomes active. So on an active CPU, a moved @seq
+ * says the CPU went and came back meanwhile (a sync is queued: 0), an
+ * unchanged one that -ENODEV is the PMU's own answer. On a CPU not active,
+ * perf's context may be off or on: -EAGAIN, try again later.
  */
 static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
 {
@@ -302,7 +306,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 		 * event, which would hold what it reserved (a breakpoint
 		 * slot, a counter) until the CPU is back.
 		 */
-		if (!cpu_online(cpu) || READ_ONCE(pc->down))
+		if (!cpu_online(cpu) || (seq & PERFKMOD_CPU_DOWN))
 			continue;
 		event = create_event(c, cpu, NULL, !c->enabled);
 		if (IS_ERR(event)) {
