@@ -471,6 +471,12 @@ static int check_config(const struct perfkmod_config *cfg)
 	if (cfg->target > PERFKMOD_TARGET_TASK)
 		return -EINVAL;
 	/*
+	 * perf_event_enable() reaches the task's own event, not the children
+	 * it was inherited to: children forked while it is off never count.
+	 */
+	if (cfg->inherit && cfg->disabled)
+		return -EINVAL;
+	/*
 	 * arm64 steps over a watched instruction only for perf's default
 	 * overflow handler; with the trampoline it would trap forever.
 	 */

@@ -87,6 +87,10 @@ enum perfkmod_target {
  *	namespace of the caller of perfkmod_counter_create().
  * @disabled: create the counter off; perfkmod_counter_enable() starts it.
  * @inherit: a task counter also counts the children the task creates later.
+ *	perf's kernel interface reaches the task's own event only: disable,
+ *	stop, refresh and a new period act on the task and on the children
+ *	it forks afterwards, while children already running go on as they
+ *	were, and a read includes them. Not with @disabled (-%EINVAL).
  * @pinned: always on the PMU; when it cannot be, the counter stops in
  *	%PERFKMOD_STATE_ERROR.
  * @exclusive: alone on the PMU whenever it is on it.
@@ -235,7 +239,9 @@ void perfkmod_counter_enable(struct perfkmod_counter *counter);
  * perfkmod_counter_disable() - stop counting; the value is kept
  * @counter: the counter.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it waits for the counter's lock, which
+ *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
  */
 void perfkmod_counter_disable(struct perfkmod_counter *counter);
 
@@ -245,7 +251,9 @@ void perfkmod_counter_disable(struct perfkmod_counter *counter);
  *
  * Like perf's PERF_EVENT_IOC_RESET: the enabled and running times go on.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it waits for the counter's lock, which
+ *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
  */
 void perfkmod_counter_reset(struct perfkmod_counter *counter);
 
@@ -256,7 +264,10 @@ void perfkmod_counter_reset(struct perfkmod_counter *counter);
  *	ever counted, scaled as perf stat scales the sum.
  *
  * Context: process context, may sleep (perf may send an IPI to the CPU
- * the event is on, and takes mutexes).
+ *	the event is on, and takes mutexes); not with cpus_read_lock() held
+ *	nor from a CPU hotplug callback (it waits for the counter's lock,
+ *	which its CPU hotplug work holds while perf takes the CPU hotplug
+ *	lock).
  */
 void perfkmod_counter_read(struct perfkmod_counter *counter,
 			   struct perfkmod_value *val);
@@ -267,7 +278,9 @@ void perfkmod_counter_read(struct perfkmod_counter *counter,
  * @cpu: a possible CPU; an offline one reads what it counted while online.
  * @val: filled in on success.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it waits for the counter's lock, which
+ *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
  * Return: 0; -%EINVAL if @counter is not an all-CPUs counter or @cpu is not
  * a possible CPU.
  */
@@ -297,7 +310,9 @@ int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
  *
  * For an all-CPUs counter, %PERFKMOD_STATE_ERROR if any CPU is in error.
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it waits for the counter's lock, which
+ *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
  * Return: the state.
  */
 enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *counter);
@@ -406,7 +421,8 @@ struct perfkmod_callback;
  * @dropped: deferred samples dropped because the ring was full.
  *
  * Once deferred deliveries are done, @runs + @dropped == @overflows for a
- * callback.
+ * callback (until it is unregistered: unregistering discards the samples
+ * still waiting, counted in neither).
  */
 struct perfkmod_stats {
 	u64 overflows;

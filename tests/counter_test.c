@@ -351,11 +351,22 @@ static void create_errors(struct kunit *test)
 	struct perfkmod_config no_pmu = {
 		.type = 0x7fffffff,
 	};
+	/* children forked while it is off would never be enabled */
+	struct perfkmod_config inherit_off = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.inherit = true,
+		.disabled = true,
+	};
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&both)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&no_task)), -ESRCH);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&bad_cpu)), -EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&no_pmu)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
+			-EINVAL);
 }
 
 /* Fill CPU 0's breakpoint slots: the next one is -ENOSPC. */
