@@ -74,18 +74,25 @@ struct perfkmod_cpu {
  * struct perfkmod_counter - a counter: one perf event, or one per CPU
  * @config: the config it was created from; @config.task is NULL (the task,
  *	if any, is named by @config.pid).
- * @lock: serialises enable, disable, reset, reads of per-CPU counters and
- *	@hotplug_work. Protects @enabled, the events, errors and values in
- *	@cpus, and @base writes. Lock order (outermost first):
- *	perfkmod_named_mutex, perfkmod_named.lock, @lock, then what perf
- *	takes when an event is made, changed or released: its context
- *	mutexes, and cpu_hotplug_lock for reading (static_key_slow_inc()
- *	and _dec() of software and tracepoint events, with JUMP_LABEL).
- *	So @lock is never taken, and no event made or released, under
- *	cpu_hotplug_lock: the CPU hotplug callback takes no lock of
- *	perfkmod's and leaves the events to @hotplug_work.
+ * @sync_lock: serialises the making and retiring of a per-CPU counter's
+ *	events (sync_cpus(): @hotplug_work, create, enable) with each other
+ *	and with perfkmod_counter_set_period(). Held while perf makes or
+ *	releases an event, which takes cpu_hotplug_lock for reading (the
+ *	static_key_slow_inc() and _dec() of software and tracepoint events,
+ *	with JUMP_LABEL): never taken under cpu_hotplug_lock, so the CPU
+ *	hotplug callback takes no lock of perfkmod's and leaves the events to
+ *	@hotplug_work.
+ * @lock: protects @enabled, the events, errors and values in @cpus (each
+ *	CPU's @event changes under both locks: under either it is stable), and
+ *	@base writes; serialises enable, disable, reset and the reads of
+ *	per-CPU counters. Never held while perf makes or releases an event,
+ *	so it may be taken under cpu_hotplug_lock (a reader in
+ *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
+ *	perfkmod_named.lock, @sync_lock, @lock, then perf's context mutexes;
+ *	@sync_lock, then cpu_hotplug_lock (through perf).
  * @enabled: counting is on; a CPU that comes online gets its event in this
- *	state.
+ *	state. Written under @lock with WRITE_ONCE(); sync_cpus() reads it
+ *	without, and mends an event made meanwhile under @lock.
  * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
@@ -112,6 +119,7 @@ struct perfkmod_cpu {
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
+	struct mutex sync_lock;	/* see above: what it serialises, lock order */
 	struct mutex lock;	/* see above: what it protects, lock order */
 	bool enabled;
 	struct perf_event *event;

@@ -267,8 +267,12 @@ static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
  * attempt failed. A CPU that comes or goes meanwhile makes perf answer
  * -ENODEV: its callback queues another sync, or this one queues itself
  * again, a tenth of a second later, while the CPU is between states (a
- * window that ends, unless a debug kernel parks the CPU there). Called with
- * @c->lock held and without the CPU hotplug lock.
+ * window that ends, unless a debug kernel parks the CPU there).
+ *
+ * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
+ * lock: perf takes the CPU hotplug lock when it makes or releases a
+ * software or tracepoint event, so @c->lock is taken here only to publish
+ * a change, never around perf making or releasing an event.
  *
  * Return: the first errno perf gave for an online CPU, or 0.
  */
@@ -277,8 +281,9 @@ static int sync_cpus(struct perfkmod_counter *c)
 	struct perf_event *event;
 	int cpu, err, first = 0;
 	unsigned int seq;
+	bool enabled;
 
-	lockdep_assert_held(&c->lock);
+	lockdep_assert_held(&c->sync_lock);
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
@@ -286,29 +291,36 @@ static int sync_cpus(struct perfkmod_counter *c)
 			continue;
 		/* pairs with WRITE_ONCE() in cpu_changed() */
 		seq = READ_ONCE(pc->seq);
-		if (pc->event && pc->event_seq != seq) {
+		/* @event changes under both locks: @sync_lock, held, will do */
+		event = pc->event;
+		if (event && pc->event_seq != seq) {
 			/*
 			 * A CPU going offline: its event may still count
 			 * until perf detaches it. Stopped first, it counts
 			 * nothing between the read and the release. (An
 			 * event perf detached is off already.)
 			 */
-			perf_event_disable(pc->event);
-			add_event_value(pc->event, &pc->retired);
-			perf_event_release_kernel(pc->event);
+			perf_event_disable(event);
+			mutex_lock(&c->lock);
+			add_event_value(event, &pc->retired);
 			pc->event = NULL;
+			mutex_unlock(&c->lock);
+			perf_event_release_kernel(event);
 		}
 		if (pc->event)
 			continue;
-		pc->err = 0;
 		/*
 		 * Not on a CPU on its way down either: perf would detach the
 		 * event, which would hold what it reserved (a breakpoint
 		 * slot, a counter) until the CPU is back.
 		 */
-		if (!cpu_online(cpu) || (seq & PERFKMOD_CPU_DOWN))
+		if (!cpu_online(cpu) || (seq & PERFKMOD_CPU_DOWN)) {
+			WRITE_ONCE(pc->err, 0);
 			continue;
-		event = create_event(c, cpu, NULL, !c->enabled);
+		}
+		/* enable() and disable() change it under @lock alone */
+		enabled = READ_ONCE(c->enabled);
+		event = create_event(c, cpu, NULL, !enabled);
 		if (IS_ERR(event)) {
 			err = PTR_ERR(event);
 			if (err == -ENODEV)
@@ -319,12 +331,22 @@ static int sync_cpus(struct perfkmod_counter *c)
 				err = 0;
 			}
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			pc->err = err;
+			WRITE_ONCE(pc->err, err);
 			first = first ?: err;
 			continue;
 		}
+		mutex_lock(&c->lock);
+		/* an enable() or disable() meanwhile did not see this event */
+		if (c->enabled != enabled) {
+			if (c->enabled)
+				perf_event_enable(event);
+			else
+				perf_event_disable(event);
+		}
 		pc->event = event;
 		pc->event_seq = seq;
+		WRITE_ONCE(pc->err, 0);
+		mutex_unlock(&c->lock);
 	}
 	return first;
 }
@@ -335,9 +357,9 @@ static void hotplug_work(struct work_struct *work)
 						  struct perfkmod_counter,
 						  hotplug_work);
 
-	mutex_lock(&c->lock);
+	mutex_lock(&c->sync_lock);
 	sync_cpus(c);
-	mutex_unlock(&c->lock);
+	mutex_unlock(&c->sync_lock);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -398,12 +420,12 @@ static int create_cpus(struct perfkmod_counter *c)
 	if (err)
 		goto err_free;
 
-	mutex_lock(&c->lock);
+	mutex_lock(&c->sync_lock);
 	err = sync_cpus(c);
 	/* the one CPU is offline: perf's errno for that */
 	if (!err && one && !per_cpu_ptr(c->cpus, c->config.cpu)->event)
 		err = -ENODEV;
-	mutex_unlock(&c->lock);
+	mutex_unlock(&c->sync_lock);
 	if (err)
 		goto err_release;
 	return 0;
@@ -502,6 +524,7 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	c->config = *config;
 	c->enabled = !config->disabled;
 	c->owner = owner;
+	mutex_init(&c->sync_lock);
 	mutex_init(&c->lock);
 	err = perfkmod_overflow_counter_init(c);
 	if (err)
@@ -530,6 +553,7 @@ err_overflow:
 	perfkmod_overflow_counter_exit(c);
 err_free:
 	mutex_destroy(&c->lock);
+	mutex_destroy(&c->sync_lock);
 	kfree(c);
 	pr_debug("create type %u config %#llx: %pe\n", config->type,
 		 config->config, ERR_PTR(err));
@@ -568,6 +592,7 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	perfkmod_overflow_counter_exit(c);
 	free_percpu(c->cpus);
 	mutex_destroy(&c->lock);
+	mutex_destroy(&c->sync_lock);
 	kfree(c);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_release);
@@ -597,14 +622,18 @@ static void apply_to_events(struct perfkmod_counter *c,
  */
 static void enable(struct perfkmod_counter *c, int limit)
 {
+	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
 	atomic_set(&c->limit, limit);
-	c->enabled = true;
+	WRITE_ONCE(c->enabled, true);
+	mutex_unlock(&c->lock);
 	/* first, so that no stale event of a CPU that came back is enabled */
 	if (c->cpus)
 		sync_cpus(c);
+	mutex_lock(&c->lock);
 	apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
+	mutex_unlock(&c->sync_lock);
 }
 
 void perfkmod_counter_enable(struct perfkmod_counter *c)
@@ -636,7 +665,7 @@ void perfkmod_counter_stop(struct perfkmod_counter *c)
 {
 	mutex_lock(&c->lock);
 	if (!c->releasing && !atomic_read(&c->limit)) {
-		c->enabled = false;
+		WRITE_ONCE(c->enabled, false);
 		apply_to_events(c, perf_event_disable);
 	}
 	mutex_unlock(&c->lock);
@@ -645,7 +674,7 @@ void perfkmod_counter_stop(struct perfkmod_counter *c)
 void perfkmod_counter_disable(struct perfkmod_counter *c)
 {
 	mutex_lock(&c->lock);
-	c->enabled = false;
+	WRITE_ONCE(c->enabled, false);
 	apply_to_events(c, perf_event_disable);
 	mutex_unlock(&c->lock);
 }
@@ -802,6 +831,8 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	if (!c->config.sample_freq && (value & BIT_ULL(63)))
 		return -EINVAL;
 
+	/* no CPU's event made or retired meanwhile */
+	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
 	if (!c->cpus) {
 		err = set_event_period(c, c->event, value);
@@ -820,16 +851,24 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 			if (err)
 				break;
 		}
-		/* no event: the frequency limit, asked of perf all the same */
-		if (!live && c->config.sample_freq && !is_timer(&c->config))
-			err = probe_freq(c, value);
 	}
-	/* CPUs that come online later get the new value too */
-	if (!err && c->config.sample_freq)
-		WRITE_ONCE(c->config.sample_freq, value);
-	else if (!err)
-		WRITE_ONCE(c->config.sample_period, value);
 	mutex_unlock(&c->lock);
+	/*
+	 * No event: the frequency limit, asked of perf all the same, without
+	 * @lock (perf makes an event).
+	 */
+	if (c->cpus && !live && c->config.sample_freq && !is_timer(&c->config))
+		err = probe_freq(c, value);
+	/* CPUs that come online later get the new value too */
+	if (!err) {
+		mutex_lock(&c->lock);
+		if (c->config.sample_freq)
+			WRITE_ONCE(c->config.sample_freq, value);
+		else
+			WRITE_ONCE(c->config.sample_period, value);
+		mutex_unlock(&c->lock);
+	}
+	mutex_unlock(&c->sync_lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_set_period);
@@ -863,7 +902,7 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-		if (pc->err ||
+		if (READ_ONCE(pc->err) ||
 		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))
 			state = PERFKMOD_STATE_ERROR;
 	}

@@ -239,9 +239,7 @@ void perfkmod_counter_enable(struct perfkmod_counter *counter);
  * perfkmod_counter_disable() - stop counting; the value is kept
  * @counter: the counter.
  *
- * Context: process context, may sleep; not with cpus_read_lock() held nor
- *	from a CPU hotplug callback (it waits for the counter's lock, which
- *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
+ * Context: process context, may sleep; also with cpus_read_lock() held.
  */
 void perfkmod_counter_disable(struct perfkmod_counter *counter);
 
@@ -251,9 +249,7 @@ void perfkmod_counter_disable(struct perfkmod_counter *counter);
  *
  * Like perf's PERF_EVENT_IOC_RESET: the enabled and running times go on.
  *
- * Context: process context, may sleep; not with cpus_read_lock() held nor
- *	from a CPU hotplug callback (it waits for the counter's lock, which
- *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
+ * Context: process context, may sleep; also with cpus_read_lock() held.
  */
 void perfkmod_counter_reset(struct perfkmod_counter *counter);
 
@@ -264,10 +260,7 @@ void perfkmod_counter_reset(struct perfkmod_counter *counter);
  *	ever counted, scaled as perf stat scales the sum.
  *
  * Context: process context, may sleep (perf may send an IPI to the CPU
- *	the event is on, and takes mutexes); not with cpus_read_lock() held
- *	nor from a CPU hotplug callback (it waits for the counter's lock,
- *	which its CPU hotplug work holds while perf takes the CPU hotplug
- *	lock).
+ *	the event is on, and takes mutexes); also with cpus_read_lock() held.
  */
 void perfkmod_counter_read(struct perfkmod_counter *counter,
 			   struct perfkmod_value *val);
@@ -278,9 +271,7 @@ void perfkmod_counter_read(struct perfkmod_counter *counter,
  * @cpu: a possible CPU; an offline one reads what it counted while online.
  * @val: filled in on success.
  *
- * Context: process context, may sleep; not with cpus_read_lock() held nor
- *	from a CPU hotplug callback (it waits for the counter's lock, which
- *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
+ * Context: process context, may sleep; also with cpus_read_lock() held.
  * Return: 0; -%EINVAL if @counter is not an all-CPUs counter or @cpu is not
  * a possible CPU.
  */
@@ -310,9 +301,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
  *
  * For an all-CPUs counter, %PERFKMOD_STATE_ERROR if any CPU is in error.
  *
- * Context: process context, may sleep; not with cpus_read_lock() held nor
- *	from a CPU hotplug callback (it waits for the counter's lock, which
- *	its CPU hotplug work holds while perf takes the CPU hotplug lock).
+ * Context: process context, may sleep; also with cpus_read_lock() held.
  * Return: the state.
  */
 enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *counter);

@@ -538,6 +538,67 @@ static void enable_retries_cpu(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, per_cpu_ptr(c->cpus, 1)->event);
 }
 
+/* Takes CPU 1 down and up until stopped; the number of cycles in @data. */
+static int hotplug_loop(void *data)
+{
+	int *cycles = data;
+
+	while (!kthread_should_stop()) {
+		if (!remove_cpu(1) && !add_cpu(1))
+			WRITE_ONCE(*cycles, *cycles + 1);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * A client reads each online CPU's share of a counter in cpus_read_lock(),
+ * as for_each_online_cpu() asks, and disables, resets and reads it there,
+ * while CPUs come and go. The counter's hotplug work must never hold the
+ * counter's lock while perf takes the CPU hotplug lock (a page-faults
+ * event flips a static key): with a hotplug writer waiting, that would
+ * deadlock, and lockdep names the cycle at once.
+ */
+static void read_under_hotplug_lock(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+	};
+	struct task_struct *t = NULL;
+	struct perfkmod_counter *c;
+	struct perfkmod_value v;
+	int cpu, i, cycles = 0;
+
+	c = test_create(test, &cfg);
+	if (num_online_cpus() >= 2 && cpu_online(1)) {
+		t = kthread_run(hotplug_loop, &cycles, "perfkmod-hotplug");
+		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	}
+	for (i = 0; i < 200 && (!t || READ_ONCE(cycles) < 5); i++) {
+		cpus_read_lock();
+		for_each_online_cpu(cpu)
+			KUNIT_EXPECT_EQ(test,
+					perfkmod_counter_read_cpu(c, cpu, &v), 0);
+		perfkmod_counter_read(c, &v);
+		perfkmod_counter_disable(c);
+		perfkmod_counter_reset(c);
+		KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c),
+				PERFKMOD_STATE_OFF);
+		cpus_read_unlock();
+		perfkmod_counter_enable(c);
+		msleep(20);
+	}
+	if (t) {
+		kthread_stop(t);
+		KUNIT_EXPECT_GT(test, cycles, 0);
+		if (!cpu_online(1))
+			KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+		perfkmod_counter_flush_hotplug(c);
+	}
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
+}
+
 /* What perf_event_period() saw: the state of the event it was given. */
 static struct task_struct *period_task;
 static int period_state;
@@ -790,6 +851,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(set_period),
 	KUNIT_CASE_SLOW(set_period_cpu_offline),
 	KUNIT_CASE_SLOW(enable_retries_cpu),
+	KUNIT_CASE_SLOW(read_under_hotplug_lock),
 	KUNIT_CASE(checked_before_enabled),
 	KUNIT_CASE(clock_freq_overflows),
 	KUNIT_CASE(scale_maths),
