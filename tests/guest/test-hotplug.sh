@@ -2,18 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # CPU hotplug under every kind of counter the grammar makes (issue 13).
-# perfkmod's cpuhp callbacks create and release the perf events of
-# per-CPU counters while the hotplug thread runs and the hotplug lock is
+# perfkmod's cpuhp callbacks used to create and release the perf events of
+# per-CPU counters while the hotplug thread ran and the hotplug lock was
 # held for writing. A software event other than the two clocks flips a
 # static key when it is made or freed (perf_swevent_init(),
 # sw_perf_event_destroy()), and so does a tracepoint's first or last perf
 # user; with CONFIG_JUMP_LABEL=y, as in every distribution kernel, that
-# takes cpus_read_lock() and the offline never returns. A tracepoint's
+# takes cpus_read_lock() and the offline never returned. A tracepoint's
 # first or last perf user also updates a static call on x86, which takes
-# it with or without JUMP_LABEL (seen on the 6.12 test kernel, which has
-# no JUMP_LABEL). cpu-clock, the only event the older tests put under
-# hotplug, touches neither and never showed it: "add pf page-faults" and
-# "echo 0 > cpu1/online" did.
+# it with or without JUMP_LABEL. cpu-clock, the only event the older tests
+# put under hotplug, touches neither and never showed it: "add pf
+# page-faults" and "echo 0 > cpu1/online" did. The callbacks now only
+# queue a work that makes and releases the events outside the lock.
 #
 # The matrix, each kind of event that exists here (the events file says
 # which; tracepoint, breakpoint and hardware as the kernel has them):
