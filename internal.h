@@ -88,8 +88,11 @@ struct perfkmod_cpu {
  *	per-CPU counters. Never held while perf makes or releases an event,
  *	so it may be taken under cpu_hotplug_lock (a reader in
  *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
- *	perfkmod_named.lock, @sync_lock, @lock, then perf's context mutexes;
- *	@sync_lock, then cpu_hotplug_lock (through perf).
+ *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and
+ *	by cpuhp_state_add/remove_instance), @lock, then perf's context
+ *	mutexes. perfkmod_named_mutex is also held while waiting for
+ *	@hotplug_work (which takes @sync_lock) and for debugfs readers (which
+ *	take perfkmod_named.lock or @lock), which the order allows.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state. Written under @lock with WRITE_ONCE(); sync_cpus() reads it
  *	without, and mends an event made meanwhile under @lock.

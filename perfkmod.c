@@ -94,6 +94,14 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 	} else {
 		attr->sample_period = cfg->sample_period;
 	}
+	/*
+	 * An event without a ring buffer wakes no one; but with a fixed period
+	 * and no wakeup_events, x86 makes a precise (PEBS) event auto-reload
+	 * with a large PEBS buffer, and perf then calls the handler for the
+	 * last record of each buffer only: every overflow must reach it.
+	 */
+	if (cfg->sample_freq || cfg->sample_period)
+		attr->wakeup_events = 1;
 	attr->precise_ip = cfg->precise_ip;
 	attr->inherit = cfg->inherit;
 	attr->pinned = cfg->pinned;
@@ -316,6 +324,17 @@ static int sync_cpus(struct perfkmod_counter *c)
 		 */
 		if (!cpu_online(cpu) || (seq & PERFKMOD_CPU_DOWN)) {
 			WRITE_ONCE(pc->err, 0);
+			continue;
+		}
+		/*
+		 * Nor on a CPU between states that its callback has not seen
+		 * yet (generation 0: offline when the counter was made), whose
+		 * way is unknown: a bring-up that rolls back before perfkmod's
+		 * state would leave a detached event with a current @seq.
+		 */
+		if (!seq && !cpu_active(cpu)) {
+			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+					   HZ / 10);
 			continue;
 		}
 		/* enable() and disable() change it under @lock alone */
@@ -627,11 +646,20 @@ static void enable(struct perfkmod_counter *c, int limit)
 	atomic_set(&c->limit, limit);
 	WRITE_ONCE(c->enabled, true);
 	mutex_unlock(&c->lock);
-	/* first, so that no stale event of a CPU that came back is enabled */
+	/*
+	 * First, so that the stale event of a CPU that came back is retired,
+	 * not enabled (a CPU that comes and goes meanwhile has its event
+	 * retired by the work its callback queues).
+	 */
 	if (c->cpus)
 		sync_cpus(c);
 	mutex_lock(&c->lock);
-	apply_to_events(c, perf_event_enable);
+	/*
+	 * A disable, or the stop of an overflow limit reached, while the
+	 * lock was dropped has the last word.
+	 */
+	if (c->enabled)
+		apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
 	mutex_unlock(&c->sync_lock);
 }

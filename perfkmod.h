@@ -176,9 +176,13 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * Creates one perf event, or for %PERFKMOD_TARGET_ALL_CPUS one per online
  * CPU (and later for each CPU that comes online). A counter with a sample
  * period or frequency gets perfkmod's overflow trampoline as its handler.
- * Unlike perf_event_open(), the kernel path has no perf_event_paranoid or
- * LSM check: perfkmod's own callers are kernel code and root. perfkmod adds
- * the checks perf_event_open() makes that the kernel path lacks: sampling is
+ * The kernel path skips perf_event_open()'s permission checks but one: perf
+ * asks of the calling task, for a per-CPU event (all CPUs, one CPU), what
+ * it asks of a CPU-wide perf_event_open() (with kernel.perf_event_paranoid
+ * above 0, CAP_PERFMON or CAP_SYS_ADMIN; and the LSM's perf hook), and
+ * answers -%EACCES. The events of CPUs that come online later are made
+ * from a kworker, which passes. perfkmod adds the checks perf_event_open()
+ * makes that the kernel path lacks: sampling is
  * refused on PMUs that cannot interrupt, and @config.sample_freq must not
  * exceed kernel.perf_event_max_sample_rate (for cpu-clock and task-clock,
  * whose frequency perf turns into a fixed period of at least 10 us, it
@@ -195,7 +199,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * the PMU cannot do what @config asks, -%EINVAL invalid settings (also
  * both a period and a frequency), -%ENODEV the CPU is offline, -%ESRCH no
  * such task or it is exiting, -%EBUSY an exclusive event holds the PMU,
- * -%ENOSPC no free breakpoint slot, -%ENOMEM. perfkmod_strerror() words
+ * -%ENOSPC no free breakpoint slot, -%ENOMEM, -%EACCES a per-CPU counter
+ * asked by an unprivileged task (see above). perfkmod_strerror() words
  * them.
  */
 #define perfkmod_counter_create(config) \
@@ -219,7 +224,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock), nor from
- *	one of @counter's callbacks.
+ *	one of @counter's callbacks or with a lock held that they take (it
+ *	waits for a callback that is running).
  */
 void perfkmod_counter_release(struct perfkmod_counter *counter);
 
@@ -455,7 +461,8 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * its context may be freed. Also for a handle on a counter since released
  * by another module (see perfkmod_counter_release()). Samples still
  * waiting in its rings are discarded. Must not be called from the callback
- * itself.
+ * itself, nor with a lock held that the callback takes: it waits for a
+ * callback that is running.
  *
  * Context: process context, may sleep (waits for an RCU grace period).
  */

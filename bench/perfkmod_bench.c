@@ -147,6 +147,8 @@ static void config_to_raw(const struct perfkmod_config *cfg,
 	} else {
 		attr->sample_period = cfg->sample_period;
 	}
+	if (cfg->sample_freq || cfg->sample_period)
+		attr->wakeup_events = 1;
 }
 
 static struct perf_event *raw_create(const struct perfkmod_config *cfg,
