@@ -100,7 +100,7 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 	 * with a large PEBS buffer, and perf then calls the handler for the
 	 * last record of each buffer only: every overflow must reach it.
 	 */
-	if (cfg->sample_freq || cfg->sample_period)
+	if (perfkmod_config_samples(cfg))
 		attr->wakeup_events = 1;
 	attr->precise_ip = cfg->precise_ip;
 	attr->inherit = cfg->inherit;
