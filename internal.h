@@ -84,8 +84,9 @@ struct perfkmod_cpu {
  *	@hotplug_work.
  * @lock: protects @enabled, the events, errors and values in @cpus (each
  *	CPU's @event changes under both locks: under either it is stable), and
- *	@base writes; serialises enable, disable, reset and the reads of
- *	per-CPU counters. Never held while perf makes or releases an event,
+ *	@base writes; serialises disable, reset, the reads of per-CPU
+ *	counters and enable's changes (enable itself holds @sync_lock, and
+ *	@lock in turns). Never held while perf makes or releases an event,
  *	so it may be taken under cpu_hotplug_lock (a reader in
  *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
  *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and

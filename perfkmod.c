@@ -333,6 +333,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 		 * state would leave a detached event with a current @seq.
 		 */
 		if (!seq && !cpu_active(cpu)) {
+			WRITE_ONCE(pc->err, 0);
 			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
 					   HZ / 10);
 			continue;
@@ -515,7 +516,7 @@ static int check_config(const struct perfkmod_config *cfg)
 	 * perf_event_enable() reaches the task's own event, not the children
 	 * it was inherited to: children forked while it is off never count.
 	 */
-	if (cfg->inherit && cfg->disabled)
+	if (cfg->target == PERFKMOD_TARGET_TASK && cfg->inherit && cfg->disabled)
 		return -EINVAL;
 	/*
 	 * arm64 steps over a watched instruction only for perf's default
@@ -630,7 +631,13 @@ static void apply_to_events(struct perfkmod_counter *c,
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
 
-		if (pc->event)
+		/*
+		 * Not the stale event of a CPU that went and came back since
+		 * its event was made: perf would count enabled time for it
+		 * until the hotplug work retires it.
+		 */
+		if (pc->event && (fn != perf_event_enable ||
+				  pc->event_seq == READ_ONCE(pc->seq)))
 			fn(pc->event);
 	}
 }
@@ -848,15 +855,17 @@ static int probe_freq(struct perfkmod_counter *c, u64 freq)
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
 	bool live = false;
+	u64 freq;
 	int cpu, err = 0;
 
 	/* refused here whether or not an event is live to ask perf */
 	if (!perfkmod_config_samples(&c->config) || !value)
 		return -EINVAL;
-	if (c->config.sample_freq && is_timer(&c->config) &&
-	    value > PERFKMOD_TIMER_FREQ_MAX)
+	/* only whether it is 0 matters, which no set_period() changes */
+	freq = READ_ONCE(c->config.sample_freq);
+	if (freq && is_timer(&c->config) && value > PERFKMOD_TIMER_FREQ_MAX)
 		return -EINVAL;
-	if (!c->config.sample_freq && (value & BIT_ULL(63)))
+	if (!freq && (value & BIT_ULL(63)))
 		return -EINVAL;
 
 	/* no CPU's event made or retired meanwhile */

@@ -176,14 +176,18 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * Creates one perf event, or for %PERFKMOD_TARGET_ALL_CPUS one per online
  * CPU (and later for each CPU that comes online). A counter with a sample
  * period or frequency gets perfkmod's overflow trampoline as its handler.
- * The kernel path skips perf_event_open()'s permission checks but one: perf
- * asks of the calling task, for a per-CPU event (all CPUs, one CPU), what
- * it asks of a CPU-wide perf_event_open() (with kernel.perf_event_paranoid
- * above 0, CAP_PERFMON or CAP_SYS_ADMIN; and the LSM's perf hook), and
- * answers -%EACCES. The events of CPUs that come online later are made
- * from a kworker, which passes. perfkmod adds the checks perf_event_open()
- * makes that the kernel path lacks: sampling is
- * refused on PMUs that cannot interrupt, and @config.sample_freq must not
+ * The kernel path skips most of perf_event_open()'s permission checks, not
+ * all: perf asks of the calling task, for a per-CPU event (all CPUs, one
+ * CPU), what it asks of a CPU-wide perf_event_open() (with
+ * kernel.perf_event_paranoid above 0, CAP_PERFMON or CAP_SYS_ADMIN; and
+ * the LSM's perf hook) and answers -%EACCES; some PMUs check the caller
+ * too (the function tracepoint, kprobe and uprobe PMUs, some raw x86
+ * events: -%EACCES or -%EPERM). What the caller may do matters wherever
+ * perf makes an event: here, and in perfkmod_counter_enable() and
+ * perfkmod_counter_set_period(), which may make one; the events of CPUs
+ * that come online later are made from a kworker, which passes. perfkmod
+ * adds the checks perf_event_open() makes that the kernel path lacks:
+ * sampling is refused on PMUs that cannot interrupt, and @config.sample_freq must not
  * exceed kernel.perf_event_max_sample_rate (for cpu-clock and task-clock,
  * whose frequency perf turns into a fixed period of at least 10 us, it
  * must not exceed 100000).
@@ -199,8 +203,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * the PMU cannot do what @config asks, -%EINVAL invalid settings (also
  * both a period and a frequency), -%ENODEV the CPU is offline, -%ESRCH no
  * such task or it is exiting, -%EBUSY an exclusive event holds the PMU,
- * -%ENOSPC no free breakpoint slot, -%ENOMEM, -%EACCES a per-CPU counter
- * asked by an unprivileged task (see above). perfkmod_strerror() words
+ * -%ENOSPC no free breakpoint slot, -%ENOMEM, -%EACCES or -%EPERM what
+ * the calling task may not do (see above). perfkmod_strerror() words
  * them.
  */
 #define perfkmod_counter_create(config) \

@@ -367,6 +367,10 @@ static void create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&no_pmu)), -ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
 			-EINVAL);
+	/* perf ignores inherit for a CPU's event: nothing to refuse there */
+	inherit_off.target = PERFKMOD_TARGET_ALL_CPUS;
+	inherit_off.task = NULL;
+	test_create(test, &inherit_off);
 }
 
 /* Fill CPU 0's breakpoint slots: the next one is -ENOSPC. */
@@ -538,19 +542,6 @@ static void enable_retries_cpu(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, per_cpu_ptr(c->cpus, 1)->event);
 }
 
-/* Takes CPU 1 down and up until stopped; the number of cycles in @data. */
-static int hotplug_loop(void *data)
-{
-	int *cycles = data;
-
-	while (!kthread_should_stop()) {
-		if (!remove_cpu(1) && !add_cpu(1))
-			WRITE_ONCE(*cycles, *cycles + 1);
-		cond_resched();
-	}
-	return 0;
-}
-
 /*
  * A client reads each online CPU's share of a counter in cpus_read_lock(),
  * as for_each_online_cpu() asks, and disables, resets and reads it there,
@@ -572,7 +563,7 @@ static void read_under_hotplug_lock(struct kunit *test)
 
 	c = test_create(test, &cfg);
 	if (num_online_cpus() >= 2 && cpu_online(1)) {
-		t = kthread_run(hotplug_loop, &cycles, "perfkmod-hotplug");
+		t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
 		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
 	}
 	for (i = 0; i < 200 && (!t || READ_ONCE(cycles) < 5); i++) {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What perfkmod's KUnit suites share (declared in test.h): the require_pmu
- * parameter, counters released at the end of a case, and the verdict of a
- * hardware case that has no PMU.
+ * parameter, counters released at the end of a case, the verdict of a
+ * hardware case that has no PMU, and a CPU hotplug loop.
  */
 #include <kunit/test.h>
+#include <linux/cpu.h>
 #include <linux/err.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 
 #include "perfkmod.h"
@@ -41,4 +43,16 @@ void test_no_pmu(struct kunit *test, const void *err)
 	else
 		kunit_skip(test, "no hardware PMU here (%pe); the arm64-pmu lane runs this case",
 			   err);
+}
+
+int test_hotplug_loop(void *data)
+{
+	int *cycles = data;
+
+	while (!kthread_should_stop()) {
+		if (!remove_cpu(1) && !add_cpu(1))
+			WRITE_ONCE(*cycles, *cycles + 1);
+		cond_resched();
+	}
+	return 0;
 }

@@ -37,6 +37,12 @@ struct perfkmod_counter *test_create(struct kunit *test,
 void test_no_pmu(struct kunit *test, const void *err);
 
 /*
+ * A kthread's function: take CPU 1 down and up until kthread_stop(); the
+ * number of whole cycles in the int @data points to (WRITE_ONCE()).
+ */
+int test_hotplug_loop(void *data);
+
+/*
  * Keep the CPU busy for @ms milliseconds of ktime_get() time. Unlike
  * mdelay(), whose loop calibration is unreliable under TCG, the time spent
  * is what the clock says.
