@@ -15,6 +15,7 @@
 #include <linux/pid.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/topology.h>
 
 #include "compat.h"
 #include "internal.h"
@@ -311,7 +312,8 @@ static int sync_cpus(struct perfkmod_counter *c)
 			perf_event_disable(event);
 			mutex_lock(&c->lock);
 			add_event_value(event, &pc->retired);
-			pc->event = NULL;
+			/* @retired first: see perfkmod_counter_read_local() */
+			smp_store_release(&pc->event, NULL);
 			mutex_unlock(&c->lock);
 			perf_event_release_kernel(event);
 		}
@@ -363,8 +365,9 @@ static int sync_cpus(struct perfkmod_counter *c)
 			else
 				perf_event_disable(event);
 		}
-		pc->event = event;
-		pc->event_seq = seq;
+		WRITE_ONCE(pc->event_seq, seq);
+		/* after @event_seq: see perfkmod_counter_read_local() */
+		smp_store_release(&pc->event, event);
 		WRITE_ONCE(pc->err, 0);
 		mutex_unlock(&c->lock);
 	}
@@ -732,7 +735,8 @@ void perfkmod_counter_reset(struct perfkmod_counter *c)
 			val = pc->retired;
 			if (pc->event)
 				add_event_value(pc->event, &val);
-			pc->base = val.value;
+			/* read locklessly by perfkmod_counter_read_local() */
+			WRITE_ONCE(pc->base, val.value);
 		}
 	}
 	mutex_unlock(&c->lock);
@@ -800,6 +804,81 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
+
+/*
+ * What @event has counted, read on this CPU with interrupts off, as
+ * perf_event_read_local() reads it (not exported to modules): the PMU is
+ * read when the event is on it here, or for a package-wide event on another
+ * CPU of this package.
+ */
+static int read_event_local(struct perf_event *event, u64 *count)
+{
+	int this = smp_processor_id(), oncpu = READ_ONCE(event->oncpu);
+
+	if ((unsigned int)oncpu < nr_cpu_ids &&
+	    (event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+	    topology_physical_package_id(oncpu) ==
+	    topology_physical_package_id(this))
+		oncpu = this;
+	if (event->attr.pinned && oncpu != this)
+		return -EBUSY;
+	if (oncpu == this)
+		event->pmu->read(event);
+	*count = local64_read(&event->count);
+	return 0;
+}
+
+/*
+ * Nothing here waits, allocates or takes a lock. The event read is safe
+ * without @c->lock: a per-CPU counter's event of this CPU is retired or
+ * replaced only after the CPU's hotplug callback moved @seq, and that
+ * callback runs on this CPU, so not while interrupts are off here (nor
+ * under an NMI here). An event whose @event_seq is not the CPU's @seq is
+ * not read (-EBUSY). sync_cpus() publishes @event after @event_seq and
+ * @retired, with release; it is loaded with acquire.
+ */
+int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
+{
+	struct perfkmod_cpu *pc;
+	struct perf_event *event;
+	unsigned long flags;
+	u64 count = 0, base;
+	int cpu, err = 0;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	if (!c->cpus) {
+		event = c->event;
+		if (c->config.inherit || event->hw.target != current) {
+			err = -EINVAL;
+			goto out;
+		}
+		err = read_event_local(event, &count);
+		base = READ_ONCE(c->base);
+		goto out;
+	}
+	if (!counts_on(c, cpu)) {
+		err = -EINVAL;
+		goto out;
+	}
+	pc = per_cpu_ptr(c->cpus, cpu);
+	/* pairs with smp_store_release() in sync_cpus() */
+	event = smp_load_acquire(&pc->event);
+	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
+		err = -EBUSY;	/* the CPU went and came back: a stale event */
+		goto out;
+	}
+	if (event)
+		err = read_event_local(event, &count);
+	count += READ_ONCE(pc->retired.value);
+	base = READ_ONCE(pc->base);
+out:
+	local_irq_restore(flags);
+	if (!err)
+		*value = count - min(count, base);
+	return err;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
 
 /* cpu-clock and task-clock: perf turns their frequency into a period. */
 static bool is_timer(const struct perfkmod_config *cfg)

@@ -289,6 +289,32 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
 			      struct perfkmod_value *val);
 
 /**
+ * perfkmod_counter_read_local() - read a counter here and now, in any context
+ * @counter: the counter.
+ * @value: on success, the count since the last reset, unscaled.
+ *
+ * What perfkmod_counter_read() gives as @val.value, read without sleeping
+ * or locking, for measuring a region of code: for a one-CPU counter on its
+ * CPU; for a task counter by the task itself; for an all-CPUs counter this
+ * CPU's share (what perfkmod_counter_read_cpu() gives for this CPU). The
+ * caller keeps itself on the CPU between two reads it subtracts (interrupts
+ * or preemption off, or a region known not to migrate). Interrupts are off
+ * around the read, which reads the PMU when the event is on it, as perf's
+ * perf_event_read_local() does. Without the enabled and running times: a
+ * multiplexed event's count is not scaled. A read racing with
+ * perfkmod_counter_reset() gives the value before the reset or 0.
+ *
+ * Context: any context, NMI-safe (a direct overflow callback included);
+ *	not concurrently with perfkmod_counter_release() of @counter.
+ * Return: 0; -%EINVAL if @counter is a one-CPU counter of another CPU, a
+ * task counter of another task, or an @inherit task counter (its children's
+ * events are elsewhere); -%EBUSY if the event is pinned and not on the PMU
+ * (as perf answers), or this CPU is going offline or came back online a
+ * moment ago, and its event is being replaced.
+ */
+int perfkmod_counter_read_local(struct perfkmod_counter *counter, u64 *value);
+
+/**
  * perfkmod_counter_set_period() - change how often a counter overflows
  * @counter: a sampling counter.
  * @value: the new period, or for a counter created with a sample frequency

@@ -495,6 +495,89 @@ out:
 	return err;
 }
 
+static u64 time_pk_local_reads(struct perfkmod_counter *c)
+{
+	unsigned int i;
+	u64 t0, v, sum = 0;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters; i++) {
+		perfkmod_counter_read_local(c, &v);
+		sum += v;
+	}
+	WRITE_ONCE(bench_sink, sum);
+	return per_op(ktime_get_ns() - t0, iters);
+}
+
+/*
+ * The cheapest read of an event there is, the core of perf's
+ * perf_event_read_local() (not exported): the PMU's own read, interrupts
+ * off, when the event is on this CPU.
+ */
+static u64 time_pmu_reads(struct perf_event *event)
+{
+	unsigned long flags;
+	unsigned int i;
+	u64 t0, sum = 0;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	for (i = 0; i < iters; i++) {
+		local_irq_save(flags);
+		if (READ_ONCE(event->oncpu) == smp_processor_id())
+			event->pmu->read(event);
+		sum += local64_read(&event->count);
+		local_irq_restore(flags);
+	}
+	WRITE_ONCE(bench_sink, sum);
+	return per_op(ktime_get_ns() - t0, iters);
+}
+
+/*
+ * perfkmod_counter_read_local() of a one-CPU counter of @config on this
+ * CPU (BENCH_CPU, where the loading task is pinned) against the PMU read.
+ */
+static int bench_read_local(const char *name, u64 config)
+{
+	u64 pk[MAX_REPS], raw[MAX_REPS];
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	struct perf_event *event;
+	unsigned int i;
+	char key[64];
+	int err = 0;
+
+	clock_config(&cfg, 0, 0);
+	cfg.config = config;
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	event = raw_create(&cfg, cfg.cpu, NULL);
+	if (IS_ERR(event)) {
+		err = PTR_ERR(event);
+		goto out;
+	}
+	err = perfkmod_counter_read_local(c, &pk[0]);
+	if (err)
+		goto out_event;
+	time_pk_local_reads(c);
+	time_pmu_reads(event);
+	for (i = 0; i < reps; i++) {
+		pk[i] = time_pk_local_reads(c);
+		raw[i] = time_pmu_reads(event);
+	}
+	snprintf(key, sizeof(key), "read.local.%s.pk.ns", name);
+	report_median(key, pk, reps);
+	snprintf(key, sizeof(key), "read.local.%s.raw.ns", name);
+	report_median(key, raw, reps);
+out_event:
+	perf_event_release_kernel(event);
+out:
+	perfkmod_counter_release(c);
+	return err;
+}
+
 static int bench_read(void)
 {
 	struct perfkmod_config cfg;
@@ -503,6 +586,10 @@ static int bench_read(void)
 
 	clock_config(&cfg, 0, 0);
 	err = bench_read_one("cpu", &cfg);
+	if (err)
+		return err;
+	err = bench_read_local("cs", PERF_COUNT_SW_CONTEXT_SWITCHES) ?:
+	      bench_read_local("clock", PERF_COUNT_SW_CPU_CLOCK);
 	if (err)
 		return err;
 	cfg.target = PERFKMOD_TARGET_ALL_CPUS;

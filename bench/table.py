@@ -174,6 +174,11 @@ SECTIONS = [
     ("2. In-kernel read (per read)", [
         Row("one-CPU counter: perfkmod_counter_read vs perf_event_read_value",
             "read.cpu.pk.ns", "read.cpu.raw.ns", "<= 1.10x"),
+        Row("one-CPU context-switches: perfkmod_counter_read_local vs the PMU "
+            "read with IRQs off",
+            "read.local.cs.pk.ns", "read.local.cs.raw.ns", "<= 100 instr."),
+        Row("one-CPU cpu-clock: perfkmod_counter_read_local vs the same",
+            "read.local.clock.pk.ns", "read.local.clock.raw.ns"),
         Row("all-CPUs counter, 1 CPU (the icount boot has 1 CPU)",
             "read.all1.pk.ns", "read.all1.raw.ns", modes=("icount",)),
         Row("all-CPUs counter, 2 CPUs online (raw: one event per CPU)",

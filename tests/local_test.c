@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for perfkmod_counter_read_local(): the read of a code region,
+ * in every context it promises (a task, interrupts off, a spinlock, a hard
+ * interrupt, an overflow callback, a PMU NMI on arm64), agreeing with
+ * perfkmod_counter_read(), refusing what it cannot read, and safe while the
+ * CPU it reads comes and goes.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+
+#include "internal.h"
+#include "test.h"
+
+static u64 value(struct perfkmod_counter *c)
+{
+	struct perfkmod_value v;
+
+	perfkmod_counter_read(c, &v);
+	return v.value;
+}
+
+/* A read made on a CPU by a function an IPI or a timer runs there. */
+struct remote_read {
+	struct perfkmod_counter *c;
+	u64 value;
+	int err;
+	bool hardirq;
+};
+
+static void remote_read_fn(void *data)
+{
+	struct remote_read *r = data;
+
+	r->hardirq = in_hardirq();
+	r->err = perfkmod_counter_read_local(r->c, &r->value);
+}
+
+/* Read @c on @cpu, in an IPI there (with interrupts off if it is this one). */
+static struct remote_read read_on(struct kunit *test,
+				  struct perfkmod_counter *c, int cpu)
+{
+	struct remote_read r = { .c = c, .err = 1 };
+
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, remote_read_fn, &r, 1), 0);
+	return r;
+}
+
+/* A read made by a hard interrupt on this CPU: a pinned hrtimer of its own. */
+struct timer_read {
+	struct hrtimer timer;
+	struct remote_read r;
+	struct completion done;
+};
+
+static enum hrtimer_restart timer_read_fn(struct hrtimer *timer)
+{
+	struct timer_read *t = container_of(timer, struct timer_read, timer);
+
+	remote_read_fn(&t->r);
+	complete(&t->done);
+	return HRTIMER_NORESTART;
+}
+
+static struct remote_read read_in_hardirq(struct kunit *test,
+					  struct perfkmod_counter *c)
+{
+	struct timer_read *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->r.c = c;
+	t->r.err = 1;
+	init_completion(&t->done);
+	hrtimer_init(&t->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	t->timer.function = timer_read_fn;
+	hrtimer_start(&t->timer, ns_to_ktime(100 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+	if (!wait_for_completion_timeout(&t->done, 10 * HZ)) {
+		hrtimer_cancel(&t->timer);
+		KUNIT_FAIL(test, "the hrtimer did not fire in 10 s");
+	}
+	return t->r;
+}
+
+/* Another online CPU than @cpu, or -1 on a machine of one CPU. */
+static int other_cpu(int cpu)
+{
+	int other = cpumask_any_but(cpu_online_mask, cpu);
+
+	return other < nr_cpu_ids ? other : -1;
+}
+
+static DEFINE_SPINLOCK(test_lock);
+
+/*
+ * A task counter read by its task: in the task, with interrupts off and
+ * under a spinlock, growing, and equal to perfkmod_counter_read() once
+ * stopped; 0 after a reset. From another task (a function run on another
+ * CPU, in a hard interrupt there), -EINVAL.
+ */
+static void task_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct perfkmod_counter *c = test_create(test, &cfg);
+	unsigned long flags;
+	u64 a, b, d;
+	int i, other;
+
+	for (i = 0; i < 5; i++)
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
+	KUNIT_EXPECT_GE(test, a, 5);
+
+	spin_lock_irqsave(&test_lock, flags);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &b), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &d), 0);
+	spin_unlock_irqrestore(&test_lock, flags);
+	KUNIT_EXPECT_GE(test, b, a);
+	KUNIT_EXPECT_EQ(test, d, b);	/* nothing switched in between */
+
+	schedule_timeout_uninterruptible(1);
+	perfkmod_counter_disable(c);
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
+	KUNIT_EXPECT_GT(test, a, b);
+	KUNIT_EXPECT_EQ(test, a, value(c));
+	perfkmod_counter_reset(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
+	KUNIT_EXPECT_EQ(test, a, 0);
+
+	other = other_cpu(raw_smp_processor_id());
+	if (other >= 0) {
+		struct remote_read r = read_on(test, c, other);
+
+		KUNIT_EXPECT_EQ(test, r.err, -EINVAL);
+	}
+}
+
+/* An inherit task counter: its children's events are not here. */
+static void inherit_refused(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.inherit = true,
+	};
+	struct perfkmod_counter *c = test_create(test, &cfg);
+	u64 v = 12345;
+
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &v), -EINVAL);
+	KUNIT_EXPECT_EQ(test, v, 12345);
+}
+
+/*
+ * A one-CPU counter of cpu-clock, whose read updates it from the clock:
+ * read on its CPU, in the task with preemption off and from a hard
+ * interrupt there; equal to perfkmod_counter_read() once stopped; refused
+ * on another CPU (from an IPI).
+ */
+static void one_cpu_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct perfkmod_counter *c;
+	struct remote_read r;
+	u64 a, b;
+	int other;
+
+	cfg.cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	c = test_create(test, &cfg);
+
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
+	busy_ms(2);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &b), 0);
+	preempt_enable();
+	/* cpu-clock counts nanoseconds: 2 ms of spinning, at least */
+	KUNIT_EXPECT_GE(test, b - a, 2 * NSEC_PER_MSEC);
+
+	r = read_in_hardirq(test, c);
+	KUNIT_EXPECT_EQ(test, r.err, 0);
+	KUNIT_EXPECT_TRUE(test, r.hardirq);
+	KUNIT_EXPECT_GE(test, r.value, b);
+
+	perfkmod_counter_disable(c);
+	r = read_in_hardirq(test, c);
+	KUNIT_EXPECT_EQ(test, r.err, 0);
+	KUNIT_EXPECT_EQ(test, r.value, value(c));
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	other = other_cpu(cfg.cpu);
+	if (other < 0)
+		kunit_skip(test, "one CPU online: no other CPU to read from");
+	r = read_on(test, c, other);
+	KUNIT_EXPECT_EQ(test, r.err, -EINVAL);
+}
+
+/* An all-CPUs counter: each CPU's read is its perfkmod_counter_read_cpu(). */
+static void all_cpus_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	struct perfkmod_counter *c = test_create(test, &cfg);
+	struct perfkmod_value v;
+	struct remote_read r;
+	int cpu;
+
+	msleep(20);
+	perfkmod_counter_disable(c);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		r = read_on(test, c, cpu);
+		KUNIT_EXPECT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
+		KUNIT_EXPECT_EQ_MSG(test, r.err, 0, "CPU %d", cpu);
+		KUNIT_EXPECT_GT_MSG(test, r.value, 0, "CPU %d", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, r.value, v.value, "CPU %d", cpu);
+	}
+	cpus_read_unlock();
+}
+
+/*
+ * What reads on every CPU saw (a direct overflow callback's, or a function
+ * run on each CPU): errors other than -EBUSY, and a CPU's value going back.
+ */
+struct reads {
+	struct perfkmod_counter *read;	/* the counter read */
+	struct perfkmod_callback *cb;	/* the callback that reads, if any */
+	atomic_t calls;
+	atomic_t in_nmi;
+	atomic_t busy;
+	atomic_t errors;
+	atomic_t backwards;
+	u64 last[];	/* per CPU */
+};
+
+static void read_here(struct reads *p)
+{
+	int cpu = smp_processor_id(), err;
+	u64 v;
+
+	atomic_inc(&p->calls);
+	if (in_nmi())
+		atomic_inc(&p->in_nmi);
+	err = perfkmod_counter_read_local(p->read, &v);
+	if (err) {
+		atomic_inc(err == -EBUSY ? &p->busy : &p->errors);
+		return;
+	}
+	if (v < p->last[cpu])
+		atomic_inc(&p->backwards);
+	p->last[cpu] = v;
+}
+
+static void read_in_callback(const struct perfkmod_sample *s,
+			     struct pt_regs *regs, void *context)
+{
+	read_here(context);
+}
+
+static void read_on_each(void *context)
+{
+	read_here(context);
+}
+
+static struct reads *new_reads(struct kunit *test, struct perfkmod_counter *c)
+{
+	struct reads *p;
+
+	p = kunit_kzalloc(test, struct_size(p, last, nr_cpu_ids), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->read = c;
+	return p;
+}
+
+/* A direct callback on @sampler reading @c; unregister it with p->cb. */
+static struct reads *register_reads(struct kunit *test,
+				    struct perfkmod_counter *sampler,
+				    struct perfkmod_counter *c)
+{
+	struct reads *p = new_reads(test, c);
+
+	p->cb = perfkmod_callback_register(sampler, read_in_callback, p,
+					   PERFKMOD_DELIVER_DIRECT);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(p->cb), "register: %pe", p->cb);
+	return p;
+}
+
+/* Every read of @p succeeded and no CPU's value went back. */
+static void expect_good_reads(struct kunit *test, struct reads *p, int calls)
+{
+	KUNIT_EXPECT_GE(test, atomic_read(&p->calls), calls);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->busy), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->backwards), 0);
+}
+
+/*
+ * In the direct callbacks of a sampling counter, reading the sampling
+ * counter itself and an all-CPUs counter's share of the CPU. Returns the
+ * callbacks' reads, unregistered, or NULL if @sampler_cfg has no PMU here
+ * (the case is then skipped, or failed where a PMU is required).
+ */
+static struct reads **reads_in_overflows(struct kunit *test,
+					 struct perfkmod_config *sampler_cfg)
+{
+	struct perfkmod_config all_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	struct perfkmod_counter *sampler, *all;
+	struct reads **r = kunit_kcalloc(test, 2, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	sampler_cfg->disabled = true;	/* both callbacks see every overflow */
+	sampler = perfkmod_counter_create(sampler_cfg);
+	if (IS_ERR(sampler)) {
+		test_no_pmu(test, sampler);
+		return NULL;
+	}
+	test_release_at_end(test, sampler);
+	all = test_create(test, &all_cfg);
+	r[0] = register_reads(test, sampler, sampler);
+	r[1] = register_reads(test, sampler, all);
+	perfkmod_counter_enable(sampler);
+	busy_ms(100);
+	msleep(100);
+	perfkmod_counter_disable(sampler);
+	perfkmod_callback_unregister(r[0]->cb);
+	perfkmod_callback_unregister(r[1]->cb);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r[1]->calls), atomic_read(&r[0]->calls));
+	expect_good_reads(test, r[0], 10);
+	expect_good_reads(test, r[1], 10);
+	return r;
+}
+
+/* A cpu-clock sampling counter's callbacks: its hrtimer, a hard interrupt. */
+static void in_overflow_callback(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 200000,	/* ns */
+		.target = PERFKMOD_TARGET_CPU,
+	};
+
+	cfg.cpu = raw_smp_processor_id();
+	reads_in_overflows(test, &cfg);
+}
+
+/*
+ * The PMU's overflow NMI (the arm64-pmu lane: pseudo-NMIs): a cycles counter
+ * of this task, every read made in NMI.
+ */
+static void in_pmu_nmi(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 1000000,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct reads **r = reads_in_overflows(test, &cfg);
+
+	if (!r)
+		return;
+	KUNIT_EXPECT_EQ(test, atomic_read(&r[0]->in_nmi), atomic_read(&r[0]->calls));
+	kunit_info(test, "%d reads in NMI", atomic_read(&r[0]->in_nmi));
+}
+
+/*
+ * Reads on every CPU while CPU 1 goes and comes back: a CPU whose event is
+ * being replaced answers -EBUSY, no read touches a released event (KASAN),
+ * a CPU's value never goes back (what its old events counted is kept), and
+ * once the hotplug work is done every CPU reads again.
+ */
+static void reads_under_hotplug(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	struct perfkmod_counter *c = test_create(test, &cfg);
+	struct reads *p = new_reads(test, c);
+	struct task_struct *t;
+	struct remote_read r;
+	int cpu, i, cycles = 0;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "CPU 1 is not online");
+	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	for (i = 0; i < 2000 && READ_ONCE(cycles) < 10; i++) {
+		on_each_cpu(read_on_each, p, 1);
+		usleep_range(500, 1000);
+	}
+	kthread_stop(t);
+	if (!cpu_online(1))
+		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+
+	KUNIT_EXPECT_GE(test, cycles, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->backwards), 0);
+	kunit_info(test, "%d hotplug cycles, %d reads, %d busy", cycles,
+		   atomic_read(&p->calls), atomic_read(&p->busy));
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		r = read_on(test, c, cpu);
+		KUNIT_EXPECT_EQ_MSG(test, r.err, 0, "CPU %d", cpu);
+		KUNIT_EXPECT_GE_MSG(test, r.value, p->last[cpu], "CPU %d", cpu);
+	}
+	cpus_read_unlock();
+}
+
+static struct kunit_case perfkmod_local_cases[] = {
+	KUNIT_CASE(task_counter),
+	KUNIT_CASE(inherit_refused),
+	KUNIT_CASE(one_cpu_counter),
+	KUNIT_CASE(all_cpus_counter),
+	KUNIT_CASE(in_overflow_callback),
+	KUNIT_CASE(in_pmu_nmi),
+	KUNIT_CASE_SLOW(reads_under_hotplug),
+	{}
+};
+
+static struct kunit_suite perfkmod_local_suite = {
+	.name = "perfkmod_local",
+	.test_cases = perfkmod_local_cases,
+};
+
+kunit_test_suites(&perfkmod_local_suite);
