@@ -164,6 +164,10 @@ void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 void perfkmod_counter_stop(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 
+int perfkmod_series_init(void);
+void perfkmod_series_exit(void);
+int perfkmod_series_release_owner(struct module *mod);
+
 /**
  * struct perfkmod_named - a counter root made through debugfs or counters=
  * @node: entry in perfkmod_named_list, under perfkmod_named_mutex.

@@ -1107,11 +1107,13 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 {
 	struct perfkmod_counter *c, *found;
 	struct module *mod = data;
-	int counters = 0, callbacks;
+	int counters = 0, callbacks, series;
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
-	/* callbacks first: releasing a counter unregisters those on it */
+	/* series first: they read counters */
+	series = perfkmod_series_release_owner(mod);
+	/* callbacks next: releasing a counter unregisters those on it */
 	callbacks = perfkmod_callbacks_release_owner(mod);
 	do {
 		found = NULL;
@@ -1128,9 +1130,9 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 			counters++;
 		}
 	} while (found);
-	if (counters || callbacks)
-		pr_warn("module %s unloaded without releasing %d counters and %d callbacks; perfkmod released them\n",
-			mod->name, counters, callbacks);
+	if (counters || callbacks || series)
+		pr_warn("module %s unloaded without releasing %d counters, %d callbacks and %d series; perfkmod released them\n",
+			mod->name, counters, callbacks, series);
 	return NOTIFY_OK;
 }
 
@@ -1145,9 +1147,12 @@ static int __init perfkmod_init(void)
 	err = perfkmod_hotplug_init();
 	if (err)
 		return err;
-	err = register_module_notifier(&perfkmod_module_nb);
+	err = perfkmod_series_init();
 	if (err)
 		goto err_hotplug;
+	err = register_module_notifier(&perfkmod_module_nb);
+	if (err)
+		goto err_series;
 	err = perfkmod_control_init();
 	if (err)
 		goto err_notifier;
@@ -1156,6 +1161,8 @@ static int __init perfkmod_init(void)
 
 err_notifier:
 	unregister_module_notifier(&perfkmod_module_nb);
+err_series:
+	perfkmod_series_exit();
 err_hotplug:
 	perfkmod_hotplug_exit();
 	return err;
@@ -1166,6 +1173,7 @@ static void __exit perfkmod_exit(void)
 	perfkmod_debugfs_exit();
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
+	perfkmod_series_exit();
 	perfkmod_hotplug_exit();
 }
 

@@ -555,6 +555,120 @@ void perfkmod_overflow_refresh(struct perfkmod_counter *counter,
  */
 int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
 
+/* The most counters one series reads. */
+#define PERFKMOD_SERIES_MAX_COUNTERS	8
+/*
+ * The shortest interval of a series: 100 us. Each interval is a timer
+ * interrupt on every online CPU.
+ */
+#define PERFKMOD_SERIES_MIN_INTERVAL_NS	100000ULL
+/* Records per CPU of a series' ring: the default, and the most. */
+#define PERFKMOD_SERIES_DEFAULT_RECORDS	4096
+#define PERFKMOD_SERIES_MAX_RECORDS	BIT(20)
+
+/**
+ * struct perfkmod_series_config - what a series samples, and how often
+ * @counters: the counters to read, all-CPUs counters
+ *	(%PERFKMOD_TARGET_ALL_CPUS); the series reads each CPU's share on that
+ *	CPU. They must outlive the series.
+ * @nr_counters: how many, 1 to %PERFKMOD_SERIES_MAX_COUNTERS.
+ * @interval_ns: the interval, at least %PERFKMOD_SERIES_MIN_INTERVAL_NS.
+ * @ring_records: records each CPU's ring holds (rounded up to a power of
+ *	2; 0 for %PERFKMOD_SERIES_DEFAULT_RECORDS), at most
+ *	%PERFKMOD_SERIES_MAX_RECORDS.
+ */
+struct perfkmod_series_config {
+	struct perfkmod_counter **counters;
+	unsigned int nr_counters;
+	u64 interval_ns;
+	unsigned int ring_records;
+};
+
+/**
+ * struct perfkmod_series_record - one interval of one CPU
+ * @time: when the values were read, in CLOCK_MONOTONIC nanoseconds.
+ * @cpu: the CPU.
+ * @nr_values: how many of @values are set: the series' counters, in order.
+ * @errors: bit i set: counter i could not be read on @cpu that time
+ *	(perfkmod_counter_read_local() refused it: its event was being
+ *	replaced after CPU hotplug); @values[i] is then 0.
+ * @values: each counter's value on @cpu since its last reset, as
+ *	perfkmod_counter_read_local() reads it. The difference of two
+ *	records of a CPU is what the CPU counted in between.
+ */
+struct perfkmod_series_record {
+	u64 time;
+	u32 cpu;
+	u16 nr_values;
+	u16 errors;
+	u64 values[PERFKMOD_SERIES_MAX_COUNTERS];
+};
+
+struct perfkmod_series;
+
+struct perfkmod_series *
+__perfkmod_series_create(const struct perfkmod_series_config *config,
+			 struct module *owner);
+
+/**
+ * perfkmod_series_create() - sample counters into a time series
+ * @config: what to read and how often; perfkmod keeps a copy.
+ *
+ * A pinned hrtimer on every online CPU (and each CPU that comes online
+ * later) reads the counters' share of the CPU every @config.interval_ns,
+ * in hard interrupt context, and appends a record to the CPU's ring. A
+ * record that finds the ring full is dropped and counted
+ * (perfkmod_series_dropped()). A CPU that goes offline stops recording
+ * until it comes back. The calling module owns the series: if it unloads
+ * without releasing it, perfkmod releases it (before the module's
+ * counters).
+ *
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
+ * Return: the series, or an ERR_PTR(): -%EINVAL for a config out of the
+ * bounds above or a counter that is not an all-CPUs counter, -%ENOMEM.
+ */
+#define perfkmod_series_create(config) \
+	__perfkmod_series_create(config, THIS_MODULE)
+
+/**
+ * perfkmod_series_release() - stop a series and free it
+ * @series: the series; records not read are discarded.
+ *
+ * Release a series before any of its counters.
+ *
+ * Context: process context, may sleep; not with cpus_read_lock() held nor
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
+ */
+void perfkmod_series_release(struct perfkmod_series *series);
+
+/**
+ * perfkmod_series_read() - take the oldest records of one CPU
+ * @series: the series.
+ * @cpu: a possible CPU.
+ * @records: filled in with up to @max records, oldest first.
+ * @max: room in @records.
+ *
+ * The records returned are removed from the ring, making room for new
+ * ones. Readers of one series are serialised.
+ *
+ * Context: process context, may sleep.
+ * Return: how many records were taken (0 when none is waiting), or
+ * -%EINVAL if @cpu is not a possible CPU.
+ */
+int perfkmod_series_read(struct perfkmod_series *series, int cpu,
+			 struct perfkmod_series_record *records,
+			 unsigned int max);
+
+/**
+ * perfkmod_series_dropped() - records lost to a full ring
+ * @series: the series.
+ *
+ * Context: any context; takes no lock.
+ * Return: the records dropped so far, summed over the CPUs.
+ */
+u64 perfkmod_series_dropped(struct perfkmod_series *series);
+
 /* The longest event spec perfkmod_parse() takes, without the final NUL. */
 #define PERFKMOD_SPEC_MAX	256
 

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time series sampled in the kernel: a pinned hrtimer on every online CPU
+ * reads a set of counters with perfkmod_counter_read_local() each interval
+ * and appends one record to that CPU's ring; a reader drains the rings.
+ * Records that find a ring full are counted, never lost silently.
+ *
+ * Each ring has one producer, the hrtimer of its CPU (hard interrupt), and
+ * one consumer at a time, perfkmod_series_read() under @read_lock: @head
+ * is published with release after the record is written, @tail with release
+ * after it is read, each loaded with acquire by the other side.
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/hrtimer.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "internal.h"
+
+/* One CPU's timer and ring. */
+struct perfkmod_series_cpu {
+	struct hrtimer timer;
+	struct perfkmod_series *series;
+	/* the records written and read; a ring index is one masked */
+	unsigned long head;
+	unsigned long tail;
+	/* records that found the ring full; written by the timer only */
+	u64 dropped;
+	struct perfkmod_series_record *ring;
+};
+
+/**
+ * struct perfkmod_series - a time series of counters, sampled per CPU
+ * @config: a copy of the creator's; @config.counters points to @counters.
+ * @counters: the counters read, in order.
+ * @interval: @config.interval_ns as a ktime.
+ * @mask: ring entries - 1 (a power of 2).
+ * @cpus: each CPU's timer and ring.
+ * @node: the entry in perfkmod's series hotplug state: the timer of a CPU
+ *	starts when it comes online and stops when it goes offline, on the
+ *	CPU itself.
+ * @read_lock: one reader at a time per series.
+ * @owner: the module that created it.
+ * @all: entry in perfkmod_series_list, under perfkmod_series_mutex.
+ */
+struct perfkmod_series {
+	struct perfkmod_series_config config;
+	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
+	ktime_t interval;
+	unsigned long mask;
+	struct perfkmod_series_cpu __percpu *cpus;
+	struct hlist_node node;
+	struct mutex read_lock;	/* see above */
+	struct module *owner;
+	struct list_head all;
+};
+
+static enum cpuhp_state series_hp_state;
+/* Every series, so that a module that goes away has its own released. */
+static DEFINE_MUTEX(perfkmod_series_mutex);
+static LIST_HEAD(perfkmod_series_list);
+
+static enum hrtimer_restart series_tick(struct hrtimer *timer)
+{
+	struct perfkmod_series_cpu *sc = container_of(timer,
+			struct perfkmod_series_cpu, timer);
+	struct perfkmod_series *s = sc->series;
+	struct perfkmod_series_record *r;
+	unsigned long head = sc->head;
+	unsigned int i;
+
+	hrtimer_forward_now(timer, s->interval);
+	/* pairs with smp_store_release() in perfkmod_series_read() */
+	if (head - smp_load_acquire(&sc->tail) > s->mask) {
+		WRITE_ONCE(sc->dropped, sc->dropped + 1);
+		return HRTIMER_RESTART;
+	}
+	r = &sc->ring[head & s->mask];
+	r->time = ktime_get_mono_fast_ns();
+	r->cpu = smp_processor_id();
+	r->nr_values = s->config.nr_counters;
+	r->errors = 0;
+	for (i = 0; i < s->config.nr_counters; i++) {
+		if (perfkmod_counter_read_local(s->counters[i], &r->values[i])) {
+			r->values[i] = 0;
+			r->errors |= BIT(i);
+		}
+	}
+	/* the record first: pairs with smp_load_acquire() in the reader */
+	smp_store_release(&sc->head, head + 1);
+	return HRTIMER_RESTART;
+}
+
+/* On the CPU coming online, in its hotplug thread. */
+static int series_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct perfkmod_series *s = hlist_entry(node, struct perfkmod_series,
+						node);
+	struct perfkmod_series_cpu *sc = per_cpu_ptr(s->cpus, cpu);
+
+	hrtimer_start(&sc->timer, s->interval, HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
+}
+
+/* On the CPU going offline: its timer must not migrate to another. */
+static int series_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct perfkmod_series *s = hlist_entry(node, struct perfkmod_series,
+						node);
+
+	hrtimer_cancel(&per_cpu_ptr(s->cpus, cpu)->timer);
+	return 0;
+}
+
+static void free_rings(struct perfkmod_series *s)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		kvfree(per_cpu_ptr(s->cpus, cpu)->ring);
+	free_percpu(s->cpus);
+}
+
+static int check_series_config(const struct perfkmod_series_config *cfg)
+{
+	unsigned int i;
+
+	if (!cfg->nr_counters || cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
+		return -EINVAL;
+	if (cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
+	    cfg->interval_ns > (u64)KTIME_MAX)
+		return -EINVAL;
+	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
+		return -EINVAL;
+	for (i = 0; i < cfg->nr_counters; i++)
+		if (!cfg->counters[i] ||
+		    cfg->counters[i]->config.target != PERFKMOD_TARGET_ALL_CPUS)
+			return -EINVAL;
+	return 0;
+}
+
+struct perfkmod_series *
+__perfkmod_series_create(const struct perfkmod_series_config *config,
+			 struct module *owner)
+{
+	struct perfkmod_series *s;
+	unsigned int records;
+	int cpu, err;
+
+	err = check_series_config(config);
+	if (err)
+		return ERR_PTR(err);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->config = *config;
+	memcpy(s->counters, config->counters,
+	       config->nr_counters * sizeof(*s->counters));
+	s->config.counters = s->counters;
+	s->interval = ns_to_ktime(config->interval_ns);
+	records = roundup_pow_of_two(config->ring_records ?:
+				     PERFKMOD_SERIES_DEFAULT_RECORDS);
+	s->mask = records - 1;
+	s->owner = owner;
+	mutex_init(&s->read_lock);
+
+	err = -ENOMEM;
+	s->cpus = alloc_percpu(struct perfkmod_series_cpu);
+	if (!s->cpus)
+		goto err_free;
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_series_cpu *sc = per_cpu_ptr(s->cpus, cpu);
+
+		sc->series = s;
+		hrtimer_init(&sc->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		sc->timer.function = series_tick;
+		sc->ring = kvcalloc(records, sizeof(*sc->ring), GFP_KERNEL);
+		if (!sc->ring)
+			goto err_rings;
+	}
+	/* starts the timer of each online CPU, on that CPU */
+	err = cpuhp_state_add_instance(series_hp_state, &s->node);
+	if (err)
+		goto err_rings;
+	mutex_lock(&perfkmod_series_mutex);
+	list_add_tail(&s->all, &perfkmod_series_list);
+	mutex_unlock(&perfkmod_series_mutex);
+	return s;
+
+err_rings:
+	free_rings(s);
+err_free:
+	mutex_destroy(&s->read_lock);
+	kfree(s);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(__perfkmod_series_create);
+
+void perfkmod_series_release(struct perfkmod_series *s)
+{
+	mutex_lock(&perfkmod_series_mutex);
+	list_del(&s->all);
+	mutex_unlock(&perfkmod_series_mutex);
+	/* stops the timer of each online CPU; offline ones are stopped */
+	cpuhp_state_remove_instance(series_hp_state, &s->node);
+	free_rings(s);
+	mutex_destroy(&s->read_lock);
+	kfree(s);
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_release);
+
+int perfkmod_series_read(struct perfkmod_series *s, int cpu,
+			 struct perfkmod_series_record *records,
+			 unsigned int max)
+{
+	struct perfkmod_series_cpu *sc;
+	unsigned long head, tail;
+	unsigned int n = 0;
+
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	sc = per_cpu_ptr(s->cpus, cpu);
+	mutex_lock(&s->read_lock);
+	tail = sc->tail;
+	/* pairs with smp_store_release() in series_tick() */
+	head = smp_load_acquire(&sc->head);
+	while (tail != head && n < max)
+		records[n++] = sc->ring[tail++ & s->mask];
+	/* the records read first: pairs with smp_load_acquire() there */
+	smp_store_release(&sc->tail, tail);
+	mutex_unlock(&s->read_lock);
+	return n;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_read);
+
+u64 perfkmod_series_dropped(struct perfkmod_series *s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(s->cpus, cpu)->dropped);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_dropped);
+
+/**
+ * perfkmod_series_release_owner() - release the series a module left
+ * @mod: the module going away.
+ *
+ * Before its counters are released: a series reads them.
+ *
+ * Context: process context, may sleep.
+ * Return: how many were released.
+ */
+int perfkmod_series_release_owner(struct module *mod)
+{
+	struct perfkmod_series *s, *found;
+	int n = 0;
+
+	do {
+		found = NULL;
+		mutex_lock(&perfkmod_series_mutex);
+		list_for_each_entry(s, &perfkmod_series_list, all) {
+			if (s->owner == mod) {
+				found = s;
+				break;
+			}
+		}
+		mutex_unlock(&perfkmod_series_mutex);
+		if (found) {
+			perfkmod_series_release(found);
+			n++;
+		}
+	} while (found);
+	return n;
+}
+
+/**
+ * perfkmod_series_init() - set up the CPU hotplug state of the series
+ *
+ * Context: process context, may sleep; called once from module init.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_series_init(void)
+{
+	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+					  "perfkmod/series:online",
+					  series_cpu_online,
+					  series_cpu_offline);
+	if (ret < 0)
+		return ret;
+	series_hp_state = ret;
+	return 0;
+}
+
+/**
+ * perfkmod_series_exit() - remove the CPU hotplug state of the series
+ *
+ * Context: process context, may sleep; called once from module exit, when
+ * no series is left.
+ */
+void perfkmod_series_exit(void)
+{
+	cpuhp_remove_multi_state(series_hp_state);
+}

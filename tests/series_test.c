@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for time series sampled in the kernel: records per interval
+ * on every CPU, their deltas adding up to the counter, drops counted when
+ * no one reads, bad configs refused, and CPU hotplug and release in the
+ * middle of it.
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+#include "test.h"
+
+#define RECS	512
+
+static struct perfkmod_counter *all_cpus(struct kunit *test, u64 config)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = config,
+	};
+
+	return test_create(test, &cfg);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(release_series, perfkmod_series_release,
+			    struct perfkmod_series *);
+
+static struct perfkmod_series *new_series(struct kunit *test,
+					  struct perfkmod_counter **counters,
+					  unsigned int n, u64 interval_ns,
+					  unsigned int ring_records)
+{
+	struct perfkmod_series_config cfg = {
+		.counters = counters,
+		.nr_counters = n,
+		.interval_ns = interval_ns,
+		.ring_records = ring_records,
+	};
+	struct perfkmod_series *s = perfkmod_series_create(&cfg);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_series, s), 0);
+	return s;
+}
+
+/* Every record of @cpu waiting in @s, at most RECS. */
+static int drain(struct kunit *test, struct perfkmod_series *s, int cpu,
+		 struct perfkmod_series_record *recs)
+{
+	int n = perfkmod_series_read(s, cpu, recs, RECS);
+
+	KUNIT_ASSERT_GE(test, n, 0);
+	return n;
+}
+
+/*
+ * Two counters every millisecond for 200 ms: a record per interval on each
+ * CPU, never more (a guest's timers may come late under TCG, never early),
+ * and most of them; times and values in order, each record with both values, the
+ * CPU it says; the last value of each CPU is the counter's share once
+ * stopped, so the deltas add up to what the counter counted there.
+ */
+static void records_per_interval(struct kunit *test)
+{
+	struct perfkmod_counter *c[2] = {
+		all_cpus(test, PERF_COUNT_SW_CPU_CLOCK),
+		all_cpus(test, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	struct perfkmod_value v;
+	ktime_t t0;
+	int cpu, i, j, n;
+	s64 ms;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
+	t0 = ktime_get();
+	msleep(200);
+	for (i = 0; i < 2; i++)
+		perfkmod_counter_disable(c[i]);
+	/* more intervals: each CPU records the stopped values */
+	msleep(20);
+	ms = ktime_ms_delta(ktime_get(), t0);
+	kunit_info(test, "200 ms asked, %lld ms slept", ms);
+
+	for_each_online_cpu(cpu) {
+		n = drain(test, s, cpu, recs);
+		/* no more than one per interval; most of them */
+		KUNIT_EXPECT_GE_MSG(test, n, ms / 4, "CPU %d", cpu);
+		KUNIT_EXPECT_LE_MSG(test, n, ms + 2, "CPU %d", cpu);
+		for (i = 0; i < n; i++) {
+			KUNIT_EXPECT_EQ(test, recs[i].cpu, cpu);
+			KUNIT_EXPECT_EQ(test, recs[i].nr_values, 2);
+			KUNIT_EXPECT_EQ(test, recs[i].errors, 0);
+			if (!i)
+				continue;
+			KUNIT_EXPECT_GT(test, recs[i].time, recs[i - 1].time);
+			for (j = 0; j < 2; j++)
+				KUNIT_EXPECT_GE(test, recs[i].values[j],
+						recs[i - 1].values[j]);
+		}
+		if (!n)
+			continue;
+		for (j = 0; j < 2; j++) {
+			KUNIT_EXPECT_EQ(test, perfkmod_counter_read_cpu(c[j], cpu, &v), 0);
+			KUNIT_EXPECT_EQ_MSG(test, recs[n - 1].values[j], v.value,
+					    "CPU %d counter %d", cpu, j);
+		}
+		kunit_info(test, "CPU %d: %d records, %llu ns of cpu-clock, %llu context switches",
+			   cpu, n, recs[n - 1].values[0] - recs[0].values[0],
+			   recs[n - 1].values[1] - recs[0].values[1]);
+	}
+	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 0);
+}
+
+/* No reader: the ring fills, and every record after that is counted. */
+static void drops_counted(struct kunit *test)
+{
+	struct perfkmod_counter *c = all_cpus(test, PERF_COUNT_SW_CPU_CLOCK);
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	u64 dropped;
+	int cpu, n, total = 0;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = new_series(test, &c, 1, PERFKMOD_SERIES_MIN_INTERVAL_NS, 16);
+	msleep(100);
+	/* what was dropped before the reads, at least */
+	dropped = perfkmod_series_dropped(s);
+	for_each_online_cpu(cpu) {
+		n = drain(test, s, cpu, recs);
+		KUNIT_EXPECT_EQ_MSG(test, n, 16, "CPU %d: the ring's size", cpu);
+		total += n;
+	}
+	/* 100 ms at 100 us: hundreds of intervals on each CPU */
+	KUNIT_EXPECT_GE(test, dropped, 100 * num_online_cpus());
+	KUNIT_EXPECT_GE(test, perfkmod_series_dropped(s), dropped);
+	kunit_info(test, "%d records read, %llu dropped", total, dropped);
+}
+
+/* What perfkmod_series_create() refuses, and why. */
+static void bad_configs(struct kunit *test)
+{
+	struct perfkmod_config one_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct perfkmod_counter *c[PERFKMOD_SERIES_MAX_COUNTERS + 1];
+	struct perfkmod_series_config cfg = {
+		.counters = c,
+		.nr_counters = 1,
+		.interval_ns = NSEC_PER_MSEC,
+	};
+	struct perfkmod_series *s;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		c[i] = all_cpus(test, PERF_COUNT_SW_CPU_CLOCK);
+	cfg.nr_counters = 0;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.nr_counters = ARRAY_SIZE(c);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.nr_counters = 1;
+	cfg.interval_ns = PERFKMOD_SERIES_MIN_INTERVAL_NS - 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.interval_ns = NSEC_PER_MSEC;
+	cfg.ring_records = PERFKMOD_SERIES_MAX_RECORDS + 1;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.ring_records = 0;
+	/* a one-CPU counter: the series reads every CPU's share */
+	c[0] = test_create(test, &one_cfg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	c[0] = NULL;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	c[0] = c[1];
+	s = perfkmod_series_create(&cfg);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "%pe", s);
+	KUNIT_EXPECT_EQ(test, perfkmod_series_read(s, -1, NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perfkmod_series_read(s, nr_cpu_ids, NULL, 0), -EINVAL);
+	perfkmod_series_release(s);
+}
+
+/*
+ * CPU 1 goes and comes back while a series samples a page-faults counter
+ * (a static key) and cpu-clock: the hotplug state stops and starts CPU 1's
+ * timer on CPU 1 (none migrates to CPU 0, which would record twice there),
+ * CPU 1 records again once back, and a series is created and released
+ * meanwhile.
+ */
+static void under_hotplug(struct kunit *test)
+{
+	struct perfkmod_counter *c[2] = {
+		all_cpus(test, PERF_COUNT_SW_CPU_CLOCK),
+		all_cpus(test, PERF_COUNT_SW_PAGE_FAULTS),
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s, *other;
+	struct task_struct *t;
+	int i, n, cycles = 0;
+	ktime_t t0;
+	s64 ms;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "CPU 1 is not online");
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
+	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	t0 = ktime_get();
+	for (i = 0; i < 200 && READ_ONCE(cycles) < 5; i++) {
+		other = new_series(test, c, 1, PERFKMOD_SERIES_MIN_INTERVAL_NS, 0);
+		msleep(20);
+		perfkmod_series_release(other);
+		kunit_remove_action(test, release_series, other);
+		/* CPU 0's records: never more than one per interval */
+		n = drain(test, s, 0, recs);
+		ms = ktime_ms_delta(ktime_get(), t0);
+		KUNIT_EXPECT_LE(test, n, ms + 2);
+		t0 = ktime_get();
+		drain(test, s, 1, recs);
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_GE(test, cycles, 1);
+	if (!cpu_online(1))
+		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	drain(test, s, 1, recs);
+	msleep(50);
+	n = drain(test, s, 1, recs);
+	KUNIT_EXPECT_GT(test, n, 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, recs[i].cpu, 1);
+	kunit_info(test, "%d hotplug cycles; CPU 1 back: %d records in 50 ms", cycles, n);
+}
+
+static struct kunit_case perfkmod_series_cases[] = {
+	KUNIT_CASE(records_per_interval),
+	KUNIT_CASE(drops_counted),
+	KUNIT_CASE(bad_configs),
+	KUNIT_CASE_SLOW(under_hotplug),
+	{}
+};
+
+static struct kunit_suite perfkmod_series_suite = {
+	.name = "perfkmod_series",
+	.test_cases = perfkmod_series_cases,
+};
+
+kunit_test_suites(&perfkmod_series_suite);
