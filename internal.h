@@ -120,6 +120,8 @@ struct perfkmod_cpu {
  *	or a module going away took off @callbacks and is still waiting for
  *	(their deferred deliveries use the counter): the counter's release
  *	waits for them too. Raised under perfkmod_callback_mutex.
+ * @series_users: the series that read this counter, which must be released
+ *	first.
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
@@ -140,6 +142,7 @@ struct perfkmod_counter {
 	struct irq_work stop_irq_work;
 	struct work_struct stop_work;
 	atomic_t detaching;
+	atomic_t series_users;
 };
 
 /*

@@ -586,6 +586,8 @@ EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
 void perfkmod_counter_release(struct perfkmod_counter *c)
 {
+	WARN_ONCE(atomic_read(&c->series_users),
+		  "perfkmod: a counter released while a series reads it\n");
 	if (IS_ERR_OR_NULL(c))
 		return;
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
@@ -822,7 +824,14 @@ static int read_event_local(struct perf_event *event, u64 *count)
 		oncpu = this;
 	if (event->attr.pinned && oncpu != this)
 		return -EBUSY;
-	if (oncpu == this)
+	/*
+	 * task-clock's read adds the context's time, which perf updates in
+	 * two stores that an NMI may split: in NMI it reads as of its last
+	 * update instead, which never goes back.
+	 */
+	if (oncpu == this &&
+	    !(in_nmi() && event->attr.type == PERF_TYPE_SOFTWARE &&
+	      event->attr.config == PERF_COUNT_SW_TASK_CLOCK))
 		event->pmu->read(event);
 	*count = local64_read(&event->count);
 	return 0;

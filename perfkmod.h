@@ -300,7 +300,8 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * caller keeps itself on the CPU between two reads it subtracts (interrupts
  * or preemption off, or a region known not to migrate). Interrupts are off
  * around the read, which reads the PMU when the event is on it, as perf's
- * perf_event_read_local() does. Without the enabled and running times: a
+ * perf_event_read_local() does (but for task-clock in NMI, which reads as
+ * of its last update). Without the enabled and running times: a
  * multiplexed event's count is not scaled. A read racing with
  * perfkmod_counter_reset() gives the value before the reset or 0.
  *
@@ -635,7 +636,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * perfkmod_series_release() - stop a series and free it
  * @series: the series; records not read are discarded.
  *
- * Release a series before any of its counters.
+ * Release a series before any of its counters (releasing a counter that
+ * a series reads warns).
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).

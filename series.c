@@ -137,7 +137,7 @@ static int check_series_config(const struct perfkmod_series_config *cfg)
 	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
 		return -EINVAL;
 	for (i = 0; i < cfg->nr_counters; i++)
-		if (!cfg->counters[i] ||
+		if (IS_ERR_OR_NULL(cfg->counters[i]) ||
 		    cfg->counters[i]->config.target != PERFKMOD_TARGET_ALL_CPUS)
 			return -EINVAL;
 	return 0;
@@ -148,7 +148,7 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 			 struct module *owner)
 {
 	struct perfkmod_series *s;
-	unsigned int records;
+	unsigned int records, i;
 	int cpu, err;
 
 	err = check_series_config(config);
@@ -187,6 +187,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	err = cpuhp_state_add_instance(series_hp_state, &s->node);
 	if (err)
 		goto err_rings;
+	for (i = 0; i < config->nr_counters; i++)
+		atomic_inc(&s->counters[i]->series_users);
 	mutex_lock(&perfkmod_series_mutex);
 	list_add_tail(&s->all, &perfkmod_series_list);
 	mutex_unlock(&perfkmod_series_mutex);
@@ -203,11 +205,15 @@ EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
 void perfkmod_series_release(struct perfkmod_series *s)
 {
+	unsigned int i;
+
 	mutex_lock(&perfkmod_series_mutex);
 	list_del(&s->all);
 	mutex_unlock(&perfkmod_series_mutex);
 	/* stops the timer of each online CPU; offline ones are stopped */
 	cpuhp_state_remove_instance(series_hp_state, &s->node);
+	for (i = 0; i < s->config.nr_counters; i++)
+		atomic_dec(&s->counters[i]->series_users);
 	free_rings(s);
 	mutex_destroy(&s->read_lock);
 	kfree(s);
@@ -307,5 +313,6 @@ int perfkmod_series_init(void)
  */
 void perfkmod_series_exit(void)
 {
+	WARN_ON(!list_empty(&perfkmod_series_list));
 	cpuhp_remove_multi_state(series_hp_state);
 }

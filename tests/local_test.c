@@ -139,12 +139,15 @@ static void task_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
 	KUNIT_EXPECT_EQ(test, a, 0);
 
+	/* kept off the other CPU: an IPI to itself reads in the task */
+	migrate_disable();
 	other = other_cpu(raw_smp_processor_id());
 	if (other >= 0) {
 		struct remote_read r = read_on(test, c, other);
 
 		KUNIT_EXPECT_EQ(test, r.err, -EINVAL);
 	}
+	migrate_enable();
 }
 
 /* An inherit task counter: its children's events are not here. */

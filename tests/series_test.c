@@ -47,14 +47,20 @@ static struct perfkmod_series *new_series(struct kunit *test,
 	return s;
 }
 
-/* Every record of @cpu waiting in @s, at most RECS. */
+/*
+ * Every record of @cpu waiting in @s, at most RECS, each made on @cpu (a
+ * timer that migrated with CPU hotplug would record on another CPU into
+ * @cpu's ring); 0 when the read fails.
+ */
 static int drain(struct kunit *test, struct perfkmod_series *s, int cpu,
 		 struct perfkmod_series_record *recs)
 {
-	int n = perfkmod_series_read(s, cpu, recs, RECS);
+	int i, n = perfkmod_series_read(s, cpu, recs, RECS);
 
-	KUNIT_ASSERT_GE(test, n, 0);
-	return n;
+	KUNIT_EXPECT_GE(test, n, 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].cpu, cpu, "record %d", i);
+	return max(n, 0);
 }
 
 /*
@@ -91,11 +97,11 @@ static void records_per_interval(struct kunit *test)
 
 	for_each_online_cpu(cpu) {
 		n = drain(test, s, cpu, recs);
-		/* no more than one per interval; most of them */
+		/* no more than one per interval until now; most of them */
 		KUNIT_EXPECT_GE_MSG(test, n, ms / 4, "CPU %d", cpu);
-		KUNIT_EXPECT_LE_MSG(test, n, ms + 2, "CPU %d", cpu);
+		KUNIT_EXPECT_LE_MSG(test, n, ktime_ms_delta(ktime_get(), t0) + 2,
+				    "CPU %d", cpu);
 		for (i = 0; i < n; i++) {
-			KUNIT_EXPECT_EQ(test, recs[i].cpu, cpu);
 			KUNIT_EXPECT_EQ(test, recs[i].nr_values, 2);
 			KUNIT_EXPECT_EQ(test, recs[i].errors, 0);
 			if (!i)
@@ -126,12 +132,14 @@ static void drops_counted(struct kunit *test)
 	struct perfkmod_series_record *recs;
 	struct perfkmod_series *s;
 	u64 dropped;
-	int cpu, n, total = 0;
+	int cpu, i, n, total = 0;
 
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	s = new_series(test, &c, 1, PERFKMOD_SERIES_MIN_INTERVAL_NS, 16);
-	msleep(100);
+	/* until each CPU has had about 16 more intervals than room (TCG's late timers) */
+	for (i = 0; i < 250 && perfkmod_series_dropped(s) < 16 * num_online_cpus(); i++)
+		msleep(20);
 	/* what was dropped before the reads, at least */
 	dropped = perfkmod_series_dropped(s);
 	for_each_online_cpu(cpu) {
@@ -139,8 +147,7 @@ static void drops_counted(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, n, 16, "CPU %d: the ring's size", cpu);
 		total += n;
 	}
-	/* 100 ms at 100 us: hundreds of intervals on each CPU */
-	KUNIT_EXPECT_GE(test, dropped, 100 * num_online_cpus());
+	KUNIT_EXPECT_GE(test, dropped, 16 * num_online_cpus());
 	KUNIT_EXPECT_GE(test, perfkmod_series_dropped(s), dropped);
 	kunit_info(test, "%d records read, %llu dropped", total, dropped);
 }
@@ -201,6 +208,11 @@ static void under_hotplug(struct kunit *test)
 		all_cpus(test, PERF_COUNT_SW_CPU_CLOCK),
 		all_cpus(test, PERF_COUNT_SW_PAGE_FAULTS),
 	};
+	struct perfkmod_series_config other_cfg = {
+		.counters = c,
+		.nr_counters = 1,
+		.interval_ns = PERFKMOD_SERIES_MIN_INTERVAL_NS,
+	};
 	struct perfkmod_series_record *recs;
 	struct perfkmod_series *s, *other;
 	struct task_struct *t;
@@ -216,11 +228,13 @@ static void under_hotplug(struct kunit *test)
 	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
 	t0 = ktime_get();
+	/* nothing that ends the case early while the kthread runs */
 	for (i = 0; i < 200 && READ_ONCE(cycles) < 5; i++) {
-		other = new_series(test, c, 1, PERFKMOD_SERIES_MIN_INTERVAL_NS, 0);
+		other = perfkmod_series_create(&other_cfg);
+		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(other), "%pe", other);
 		msleep(20);
-		perfkmod_series_release(other);
-		kunit_remove_action(test, release_series, other);
+		if (!IS_ERR(other))
+			perfkmod_series_release(other);
 		/* CPU 0's records: never more than one per interval */
 		n = drain(test, s, 0, recs);
 		ms = ktime_ms_delta(ktime_get(), t0);
@@ -236,8 +250,6 @@ static void under_hotplug(struct kunit *test)
 	msleep(50);
 	n = drain(test, s, 1, recs);
 	KUNIT_EXPECT_GT(test, n, 0);
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ(test, recs[i].cpu, 1);
 	kunit_info(test, "%d hotplug cycles; CPU 1 back: %d records in 50 ms", cycles, n);
 }
 
