@@ -592,7 +592,7 @@ struct perfkmod_series_config {
  * @nr_values: how many of @values are set: the series' counters, in order.
  * @errors: bit i set: counter i could not be read on @cpu that time
  *	(perfkmod_counter_read_local() refused it: its event was being
- *	replaced after CPU hotplug); @values[i] is then 0.
+ *	replaced after CPU hotplug); its value is then 0.
  * @values: each counter's value on @cpu since its last reset, as
  *	perfkmod_counter_read_local() reads it. The difference of two
  *	records of a CPU is what the CPU counted in between.

@@ -198,9 +198,9 @@ static void bad_configs(struct kunit *test)
 /*
  * CPU 1 goes and comes back while a series samples a page-faults counter
  * (a static key) and cpu-clock: the hotplug state stops and starts CPU 1's
- * timer on CPU 1 (none migrates to CPU 0, which would record twice there),
- * CPU 1 records again once back, and a series is created and released
- * meanwhile.
+ * timer on CPU 1 (one that migrated to CPU 0 would record there into CPU
+ * 1's ring, which drain() catches), CPU 1 records again once back, and a
+ * series is created and released meanwhile.
  */
 static void under_hotplug(struct kunit *test)
 {
@@ -217,8 +217,6 @@ static void under_hotplug(struct kunit *test)
 	struct perfkmod_series *s, *other;
 	struct task_struct *t;
 	int i, n, cycles = 0;
-	ktime_t t0;
-	s64 ms;
 
 	if (num_online_cpus() < 2 || !cpu_online(1))
 		kunit_skip(test, "CPU 1 is not online");
@@ -227,7 +225,6 @@ static void under_hotplug(struct kunit *test)
 	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
 	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
-	t0 = ktime_get();
 	/* nothing that ends the case early while the kthread runs */
 	for (i = 0; i < 200 && READ_ONCE(cycles) < 5; i++) {
 		other = perfkmod_series_create(&other_cfg);
@@ -235,11 +232,8 @@ static void under_hotplug(struct kunit *test)
 		msleep(20);
 		if (!IS_ERR(other))
 			perfkmod_series_release(other);
-		/* CPU 0's records: never more than one per interval */
-		n = drain(test, s, 0, recs);
-		ms = ktime_ms_delta(ktime_get(), t0);
-		KUNIT_EXPECT_LE(test, n, ms + 2);
-		t0 = ktime_get();
+		/* each CPU's records made on that CPU (drain() checks) */
+		drain(test, s, 0, recs);
 		drain(test, s, 1, recs);
 	}
 	kthread_stop(t);
