@@ -85,8 +85,9 @@ static void records_per_interval(struct kunit *test)
 
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
-	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
+	/* before the timers start: every record is made after it */
 	t0 = ktime_get();
+	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
 	msleep(200);
 	for (i = 0; i < 2; i++)
 		perfkmod_counter_disable(c[i]);
