@@ -17,14 +17,6 @@
 #include "internal.h"
 #include "test.h"
 
-static u64 value(struct perfkmod_counter *c)
-{
-	struct perfkmod_value v;
-
-	perfkmod_counter_read(c, &v);
-	return v.value;
-}
-
 /* What makes a software event count, from the test's own kernel thread. */
 enum workload { SLEEP, SPIN, MIGRATE, EXEC, NOTHING };
 
@@ -121,7 +113,7 @@ static void sw_event_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 
 	KUNIT_ASSERT_EQ(test, run_workload(test, sc->workload), 0);
-	v1 = value(c);
+	v1 = test_value(c);
 	if (counts)
 		KUNIT_EXPECT_GT(test, v1, 0);
 	else
@@ -129,22 +121,22 @@ static void sw_event_lifecycle(struct kunit *test)
 
 	perfkmod_counter_disable(c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
-	v1 = value(c);
+	v1 = test_value(c);
 	KUNIT_ASSERT_EQ(test, run_workload(test, sc->workload), 0);
-	KUNIT_EXPECT_EQ_MSG(test, value(c), v1, "counted while disabled");
+	KUNIT_EXPECT_EQ_MSG(test, test_value(c), v1, "counted while disabled");
 
 	perfkmod_counter_reset(c);
-	KUNIT_EXPECT_EQ(test, value(c), 0);
+	KUNIT_EXPECT_EQ(test, test_value(c), 0);
 
 	perfkmod_counter_enable(c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 	KUNIT_ASSERT_EQ(test, run_workload(test, sc->workload), 0);
-	v2 = value(c);
+	v2 = test_value(c);
 	if (counts)
 		KUNIT_EXPECT_GT(test, v2, 0);
 	else
 		KUNIT_EXPECT_EQ(test, v2, 0);
-	v3 = value(c);
+	v3 = test_value(c);
 	KUNIT_EXPECT_GE(test, v3, v2);
 }
 
@@ -193,11 +185,11 @@ static void breakpoint_counts_exactly(struct kunit *test)
 	for (i = 0; i < 1000; i++)
 		WRITE_ONCE(bp_target, i);
 	local_irq_restore(flags);
-	KUNIT_EXPECT_EQ(test, value(c), 1000);
+	KUNIT_EXPECT_EQ(test, test_value(c), 1000);
 	/* reads are not writes */
 	for (i = 0; i < 100; i++)
 		READ_ONCE(bp_target);
-	KUNIT_EXPECT_EQ(test, value(c), 1000);
+	KUNIT_EXPECT_EQ(test, test_value(c), 1000);
 }
 
 /* The sum of an all-CPUs counter is the sum of its per-CPU values. */
@@ -321,9 +313,9 @@ static void task_exit(struct kunit *test)
 	put_task_struct(task);
 
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_EXIT);
-	v = value(c);
+	v = test_value(c);
 	KUNIT_EXPECT_GT(test, v, 0);
-	KUNIT_EXPECT_EQ(test, value(c), v);
+	KUNIT_EXPECT_EQ(test, test_value(c), v);
 	perfkmod_counter_release(c);
 }
 
@@ -556,17 +548,15 @@ static void read_under_hotplug_lock(struct kunit *test)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_PAGE_FAULTS,
 	};
-	struct task_struct *t = NULL;
+	struct test_hotplug *h = NULL;
 	struct perfkmod_counter *c;
 	struct perfkmod_value v;
-	int cpu, i, cycles = 0;
+	int cpu, i;
 
 	c = test_create(test, &cfg);
-	if (num_online_cpus() >= 2 && cpu_online(1)) {
-		t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
-		KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
-	}
-	for (i = 0; i < 200 && (!t || READ_ONCE(cycles) < 5); i++) {
+	if (num_online_cpus() >= 2 && cpu_online(1))
+		h = test_hotplug_start(test);
+	for (i = 0; i < 200 && (!h || test_hotplug_cycles(h) < 5); i++) {
 		cpus_read_lock();
 		for_each_online_cpu(cpu)
 			KUNIT_EXPECT_EQ(test,
@@ -580,11 +570,8 @@ static void read_under_hotplug_lock(struct kunit *test)
 		perfkmod_counter_enable(c);
 		msleep(20);
 	}
-	if (t) {
-		kthread_stop(t);
-		KUNIT_EXPECT_GT(test, cycles, 0);
-		if (!cpu_online(1))
-			KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	if (h) {
+		KUNIT_EXPECT_GT(test, test_hotplug_stop(h), 0);
 		perfkmod_counter_flush_hotplug(c);
 	}
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
@@ -686,10 +673,10 @@ static void created_disabled(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
 	run_workload(test, SLEEP);
-	KUNIT_EXPECT_EQ(test, value(c), 0);
+	KUNIT_EXPECT_EQ(test, test_value(c), 0);
 	perfkmod_counter_enable(c);
 	run_workload(test, SLEEP);
-	KUNIT_EXPECT_GT(test, value(c), 0);
+	KUNIT_EXPECT_GT(test, test_value(c), 0);
 }
 
 struct scale_case {
@@ -799,11 +786,11 @@ static void hw_event_counts(struct kunit *test)
 		return;
 	}
 	busy_ms(2);
-	kunit_info(test, "%s: %llu", hc->name, value(c));
+	kunit_info(test, "%s: %llu", hc->name, test_value(c));
 	if (hc->config == PERF_COUNT_HW_CPU_CYCLES ||
 	    hc->config == PERF_COUNT_HW_INSTRUCTIONS ||
 	    hc->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
-		KUNIT_EXPECT_GT(test, value(c), 0);
+		KUNIT_EXPECT_GT(test, test_value(c), 0);
 	perfkmod_counter_release(c);
 }
 

@@ -11,7 +11,6 @@
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
-#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -19,14 +18,6 @@
 
 #include "internal.h"
 #include "test.h"
-
-static u64 value(struct perfkmod_counter *c)
-{
-	struct perfkmod_value v;
-
-	perfkmod_counter_read(c, &v);
-	return v.value;
-}
 
 /* A read made on a CPU by a function an IPI or a timer runs there. */
 struct remote_read {
@@ -134,7 +125,7 @@ static void task_counter(struct kunit *test)
 	perfkmod_counter_disable(c);
 	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
 	KUNIT_EXPECT_GT(test, a, b);
-	KUNIT_EXPECT_EQ(test, a, value(c));
+	KUNIT_EXPECT_EQ(test, a, test_value(c));
 	perfkmod_counter_reset(c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
 	KUNIT_EXPECT_EQ(test, a, 0);
@@ -205,7 +196,7 @@ static void one_cpu_counter(struct kunit *test)
 	perfkmod_counter_disable(c);
 	r = read_in_hardirq(test, c);
 	KUNIT_EXPECT_EQ(test, r.err, 0);
-	KUNIT_EXPECT_EQ(test, r.value, value(c));
+	KUNIT_EXPECT_EQ(test, r.value, test_value(c));
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
 	other = other_cpu(cfg.cpu);
@@ -404,21 +395,18 @@ static void reads_under_hotplug(struct kunit *test)
 	};
 	struct perfkmod_counter *c = test_create(test, &cfg);
 	struct reads *p = new_reads(test, c);
-	struct task_struct *t;
+	struct test_hotplug *h;
 	struct remote_read r;
-	int cpu, i, cycles = 0;
+	int cpu, i, cycles;
 
 	if (num_online_cpus() < 2 || !cpu_online(1))
 		kunit_skip(test, "CPU 1 is not online");
-	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
-	for (i = 0; i < 2000 && READ_ONCE(cycles) < 10; i++) {
+	h = test_hotplug_start(test);
+	for (i = 0; i < 2000 && test_hotplug_cycles(h) < 10; i++) {
 		on_each_cpu(read_on_each, p, 1);
 		usleep_range(500, 1000);
 	}
-	kthread_stop(t);
-	if (!cpu_online(1))
-		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	cycles = test_hotplug_stop(h);
 	perfkmod_counter_flush_hotplug(c);
 
 	KUNIT_EXPECT_GE(test, cycles, 1);

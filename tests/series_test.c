@@ -8,7 +8,6 @@
 #include <kunit/test.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
-#include <linux/kthread.h>
 #include <linux/slab.h>
 
 #include "internal.h"
@@ -216,18 +215,16 @@ static void under_hotplug(struct kunit *test)
 	};
 	struct perfkmod_series_record *recs;
 	struct perfkmod_series *s, *other;
-	struct task_struct *t;
-	int i, n, cycles = 0;
+	struct test_hotplug *h;
+	int i, n, cycles;
 
 	if (num_online_cpus() < 2 || !cpu_online(1))
 		kunit_skip(test, "CPU 1 is not online");
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
-	t = kthread_run(test_hotplug_loop, &cycles, "perfkmod-hotplug");
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
-	/* nothing that ends the case early while the kthread runs */
-	for (i = 0; i < 200 && READ_ONCE(cycles) < 5; i++) {
+	h = test_hotplug_start(test);
+	for (i = 0; i < 200 && test_hotplug_cycles(h) < 5; i++) {
 		other = perfkmod_series_create(&other_cfg);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(other), "%pe", other);
 		msleep(20);
@@ -237,10 +234,8 @@ static void under_hotplug(struct kunit *test)
 		drain(test, s, 0, recs);
 		drain(test, s, 1, recs);
 	}
-	kthread_stop(t);
+	cycles = test_hotplug_stop(h);
 	KUNIT_EXPECT_GE(test, cycles, 1);
-	if (!cpu_online(1))
-		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
 	drain(test, s, 1, recs);
 	msleep(50);
 	n = drain(test, s, 1, recs);

@@ -9,6 +9,7 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 
 #include "perfkmod.h"
 #include "test.h"
@@ -45,14 +46,69 @@ void test_no_pmu(struct kunit *test, const void *err)
 			   err);
 }
 
-int test_hotplug_loop(void *data)
+u64 test_value(struct perfkmod_counter *c)
 {
-	int *cycles = data;
+	struct perfkmod_value v;
+
+	perfkmod_counter_read(c, &v);
+	return v.value;
+}
+
+struct test_hotplug {
+	struct kunit *test;
+	struct task_struct *task;
+	int cycles;
+};
+
+/* Take CPU 1 down and up until kthread_stop(), counting whole cycles. */
+static int hotplug_loop(void *data)
+{
+	struct test_hotplug *h = data;
 
 	while (!kthread_should_stop()) {
 		if (!remove_cpu(1) && !add_cpu(1))
-			WRITE_ONCE(*cycles, *cycles + 1);
+			WRITE_ONCE(h->cycles, h->cycles + 1);
 		cond_resched();
 	}
 	return 0;
+}
+
+/* Also run when the case ends early: nothing left cycling, CPU 1 back. */
+static void hotplug_end(void *data)
+{
+	struct test_hotplug *h = data;
+
+	if (h->task)
+		kthread_stop(h->task);
+	h->task = NULL;
+	if (!cpu_online(1))
+		add_cpu(1);
+}
+
+struct test_hotplug *test_hotplug_start(struct kunit *test)
+{
+	struct test_hotplug *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->test = test;
+	t = kthread_run(hotplug_loop, h, "perfkmod-hotplug");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	h->task = t;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, hotplug_end, h), 0);
+	return h;
+}
+
+int test_hotplug_cycles(struct test_hotplug *h)
+{
+	return READ_ONCE(h->cycles);
+}
+
+int test_hotplug_stop(struct test_hotplug *h)
+{
+	kthread_stop(h->task);
+	h->task = NULL;
+	if (!cpu_online(1))
+		KUNIT_EXPECT_EQ(h->test, add_cpu(1), 0);
+	return h->cycles;
 }

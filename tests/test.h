@@ -36,11 +36,19 @@ struct perfkmod_counter *test_create(struct kunit *test,
  */
 void test_no_pmu(struct kunit *test, const void *err);
 
+/* perfkmod_counter_read()'s value of @c. */
+u64 test_value(struct perfkmod_counter *c);
+
 /*
- * A kthread's function: take CPU 1 down and up until kthread_stop(); the
- * number of whole cycles in the int @data points to (WRITE_ONCE()).
+ * A kthread that takes CPU 1 down and up until test_hotplug_stop(), or
+ * until the case ends, however it ends (CPU 1 is then brought back).
+ * test_hotplug_cycles() tells how many whole cycles it made so far;
+ * test_hotplug_stop() stops it, expects CPU 1 back online and returns them.
  */
-int test_hotplug_loop(void *data);
+struct test_hotplug;
+struct test_hotplug *test_hotplug_start(struct kunit *test);
+int test_hotplug_cycles(struct test_hotplug *h);
+int test_hotplug_stop(struct test_hotplug *h);
 
 /*
  * Keep the CPU busy for @ms milliseconds of ktime_get() time. Unlike
