@@ -586,10 +586,10 @@ EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
 void perfkmod_counter_release(struct perfkmod_counter *c)
 {
-	WARN_ONCE(atomic_read(&c->series_users),
-		  "perfkmod: a counter released while a series reads it\n");
 	if (IS_ERR_OR_NULL(c))
 		return;
+	WARN_ONCE(atomic_read(&c->series_users),
+		  "perfkmod: a counter released while a series reads it\n");
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
 	mutex_lock(&perfkmod_counters_mutex);
@@ -1139,9 +1139,12 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 			counters++;
 		}
 	} while (found);
-	if (counters || callbacks || series)
-		pr_warn("module %s unloaded without releasing %d counters, %d callbacks and %d series; perfkmod released them\n",
-			mod->name, counters, callbacks, series);
+	if (counters || callbacks)
+		pr_warn("module %s unloaded without releasing %d counters and %d callbacks; perfkmod released them\n",
+			mod->name, counters, callbacks);
+	if (series)
+		pr_warn("module %s unloaded without releasing %d series; perfkmod released them\n",
+			mod->name, series);
 	return NOTIFY_OK;
 }
 
