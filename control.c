@@ -13,7 +13,10 @@
  *	del NAME		release it
  *	enable NAME, disable NAME, reset NAME
  *	period NAME VALUE	new sample period (or frequency, for freq=)
+ *	series NAME INTERVAL[,records=N] COUNTER...
+ *				sample named counters into a time series
  *
+ * Counters and series share one namespace; del releases either.
  * A command either does all it says or nothing. Its errno is what write(2)
  * returns; the reason in words goes to the last_error file and, rate
  * limited, to the kernel log.
@@ -32,6 +35,15 @@
 static char *counters;
 module_param(counters, charp, 0400);
 MODULE_PARM_DESC(counters, "counters to create at load time: \"NAME=SPEC;NAME=SPEC...\"; a bad one fails the load");
+
+/*
+ * series="NAME=INTERVAL:COUNTER:COUNTER;...": the series command's words,
+ * ":" between them (a blank would end the parameter); made after the
+ * counters= ones, or the load fails
+ */
+static char *series;
+module_param(series, charp, 0400);
+MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL[,records=N]:COUNTER:COUNTER...;...\"; a bad one fails the load");
 
 static int uint_range_set(const char *val, const struct kernel_param *kp,
 			  unsigned int min, unsigned int max)
@@ -73,15 +85,18 @@ MODULE_PARM_DESC(max_cmd_len, "longest control command in bytes (16-4096, defaul
 
 /*
  * perfkmod_named_mutex protects perfkmod_named_list, named_count,
- * last_error and each named counter's debugfs directory. Lock order:
+ * perfkmod_named_series_list, series_count, last_error and the debugfs
+ * directory of each named counter and series. Lock order:
  * perfkmod_named_mutex, then a named counter's lock, then the counter's
  * own locks (see struct perfkmod_counter). It is never held by the files
- * of one counter (counters/NAME/...), so del may wait for their readers
- * under it.
+ * of one counter or series (counters/NAME/..., series/NAME/...), so del
+ * may wait for their readers under it.
  */
 DEFINE_MUTEX(perfkmod_named_mutex);
 LIST_HEAD(perfkmod_named_list);
 static unsigned int named_count;
+LIST_HEAD(perfkmod_named_series_list);
+static unsigned int series_count;
 static char last_error[512];
 
 /* Called with perfkmod_named_mutex held. */
@@ -93,6 +108,18 @@ static struct perfkmod_named *find_named(const char *name)
 	list_for_each_entry(n, &perfkmod_named_list, node)
 		if (!strcmp(n->name, name))
 			return n;
+	return NULL;
+}
+
+/* Called with perfkmod_named_mutex held. */
+static struct perfkmod_named_series *find_series(const char *name)
+{
+	struct perfkmod_named_series *ns;
+
+	lockdep_assert_held(&perfkmod_named_mutex);
+	list_for_each_entry(ns, &perfkmod_named_series_list, node)
+		if (!strcmp(ns->name, name))
+			return ns;
 	return NULL;
 }
 
@@ -133,7 +160,7 @@ static int add_named(const char *name, const char *spec, const char **why)
 		*why = "not in the event grammar (unknown name or option, repeat, conflict)";
 	if (err)
 		return err;
-	if (find_named(name))
+	if (find_named(name) || find_series(name))
 		return -EEXIST;
 	if (named_count >= perfkmod_max_counters) {
 		*why = "max_counters counters exist already";
@@ -181,6 +208,160 @@ static void free_named(struct perfkmod_named *n)
 	perfkmod_counter_release(n->counter);
 	mutex_destroy(&n->lock);
 	kfree(n);
+}
+
+/* "100us": a number and its unit, ns, us, ms or s, in nanoseconds. */
+static int parse_interval(const char *s, u64 *ns)
+{
+	static const struct {
+		const char *unit;
+		u64 mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", NSEC_PER_USEC }, { "ms", NSEC_PER_MSEC },
+		{ "s", NSEC_PER_SEC },
+	};
+	size_t len = strspn(s, "0123456789");
+	char num[21];
+	u64 v;
+	int i, err;
+
+	if (!len)
+		return -EINVAL;
+	if (len >= sizeof(num))
+		return -ERANGE;
+	memcpy(num, s, len);
+	num[len] = '\0';
+	err = kstrtou64(num, 10, &v);
+	if (err)
+		return err;
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(s + len, units[i].unit))
+			return check_mul_overflow(v, units[i].mult, ns) ?
+			       -ERANGE : 0;
+	return -EINVAL;
+}
+
+/* "INTERVAL[,records=N]", the series' own options, into @cfg. */
+static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
+			     const char **why)
+{
+	char *tok = strsep(&opts, ",");
+	bool records = false;
+	int err;
+
+	err = parse_interval(tok, &cfg->interval_ns);
+	if (!err && cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS)
+		err = -EINVAL;
+	if (err) {
+		*why = "an interval is a number and a unit (ns, us, ms, s), at least 100us";
+		return err;
+	}
+	while ((tok = strsep(&opts, ","))) {
+		if (!str_has_prefix(tok, "records=") || records) {
+			*why = "the only option of a series is records=N, once";
+			return -EINVAL;
+		}
+		records = true;
+		err = kstrtouint(tok + strlen("records="), 0, &cfg->ring_records);
+		if (!err && (!cfg->ring_records ||
+			     cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS))
+			err = -ERANGE;
+		if (err) {
+			*why = "records is 1 to 1048576";
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Create series @name: @words are "INTERVAL[,records=N]" and the names of
+ * the counters it reads. Called with perfkmod_named_mutex held.
+ */
+static int add_series(const char *name, char **words, int nwords,
+		      const char **why)
+{
+	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
+	struct perfkmod_series_config cfg = { .counters = counters };
+	struct perfkmod_named_series *ns;
+	struct perfkmod_named *n;
+	size_t len, size, i;
+	char opts[32], *args;
+	int err;
+
+	lockdep_assert_held(&perfkmod_named_mutex);
+	err = check_name(name, why);
+	if (err)
+		return err;
+	if (nwords < 2 || nwords > PERFKMOD_SERIES_MAX_COUNTERS + 1) {
+		*why = "a series reads 1 to 8 counters";
+		return -EINVAL;
+	}
+	if (strscpy(opts, words[0], sizeof(opts)) < 0) {
+		*why = "the options of a series are INTERVAL[,records=N]";
+		return -EINVAL;
+	}
+	err = parse_series_opts(opts, &cfg, why);
+	if (err)
+		return err;
+	for (i = 1; i < nwords; i++) {
+		n = find_named(words[i]);
+		if (!n) {
+			*why = "a counter the series reads does not exist";
+			return -ENOENT;
+		}
+		if (perfkmod_counter_config(n->counter)->target !=
+		    PERFKMOD_TARGET_ALL_CPUS) {
+			*why = "a series reads all-CPUs counters only (no cpu= or pid=)";
+			return -EINVAL;
+		}
+		counters[cfg.nr_counters++] = n->counter;
+	}
+	if (find_named(name) || find_series(name))
+		return -EEXIST;
+	if (series_count >= perfkmod_max_counters) {
+		*why = "max_counters series exist already";
+		return -ENOSPC;
+	}
+	/* the name, then the arguments as one string */
+	len = strlen(name) + 1;
+	size = len;
+	for (i = 0; i < nwords; i++)
+		size += strlen(words[i]) + 1;
+	ns = kzalloc(struct_size(ns, name, size), GFP_KERNEL);
+	if (!ns)
+		return -ENOMEM;
+	strscpy(ns->name, name, len);
+	args = ns->name + len;
+	ns->args = args;
+	size -= len;
+	for (i = 0; i < nwords; i++)
+		args += scnprintf(args, size - (args - ns->args), "%s%s",
+				  i ? " " : "", words[i]);
+	ns->series = perfkmod_series_create(&cfg);
+	if (IS_ERR(ns->series)) {
+		err = PTR_ERR(ns->series);
+		kfree(ns);
+		return err;
+	}
+	list_add_tail(&ns->node, &perfkmod_named_series_list);
+	series_count++;
+	perfkmod_debugfs_series_add(ns);
+	return 0;
+}
+
+/*
+ * Unlink and release a named series; called with perfkmod_named_mutex
+ * held. debugfs_remove() waits for its readers first.
+ */
+static void del_series(struct perfkmod_named_series *ns)
+{
+	lockdep_assert_held(&perfkmod_named_mutex);
+	list_del(&ns->node);
+	series_count--;
+	perfkmod_debugfs_series_remove(ns);
+	perfkmod_series_release(ns->series);
+	kfree(ns);
 }
 
 /*
@@ -243,24 +424,23 @@ out:
 }
 
 static const char * const commands[] = {
-	"add", "del", "enable", "disable", "reset", "period",
+	"add", "del", "enable", "disable", "reset", "period", "series",
 };
 
-enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD };
+enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
+	CMD_SERIES };
 
-static_assert(ARRAY_SIZE(commands) == CMD_PERIOD + 1);
+static_assert(ARRAY_SIZE(commands) == CMD_SERIES + 1);
 
-/* Words of a command, split on blanks. */
-#define MAX_WORDS	4
+/* Words of a command, split on blanks: the longest is series's. */
+#define MAX_WORDS	(3 + PERFKMOD_SERIES_MAX_COUNTERS)
 
-/* Run one command line; called with perfkmod_named_mutex held. */
-static int exec_locked(char *line, const char **why)
+/* Split @s on blanks into @words; how many, or -EINVAL for too many. */
+static int split_words(char *s, char **words, const char **why)
 {
-	struct perfkmod_named *n;
-	char *words[MAX_WORDS], *s = line, *w;
-	int nwords = 0, cmd;
+	int nwords = 0;
+	char *w;
 
-	lockdep_assert_held(&perfkmod_named_mutex);
 	while ((w = strsep(&s, " \t"))) {
 		if (!*w)
 			continue;
@@ -270,27 +450,60 @@ static int exec_locked(char *line, const char **why)
 		}
 		words[nwords++] = w;
 	}
+	return nwords;
+}
+
+/* Run one command line; called with perfkmod_named_mutex held. */
+static int exec_locked(char *line, const char **why)
+{
+	struct perfkmod_named_series *ns;
+	struct perfkmod_named *n;
+	char *words[MAX_WORDS];
+	int nwords, cmd;
+
+	lockdep_assert_held(&perfkmod_named_mutex);
+	nwords = split_words(line, words, why);
+	if (nwords < 0)
+		return nwords;
 	if (!nwords || words[0][0] == '#')
 		return 0;	/* a blank line, or a comment */
 	cmd = match_string(commands, ARRAY_SIZE(commands), words[0]);
 	if (cmd < 0) {
-		*why = "unknown command: add, del, enable, disable, reset, period";
+		*why = "unknown command: add, del, enable, disable, reset, period, series";
 		return -EINVAL;
 	}
-	if (nwords != ((cmd == CMD_ADD || cmd == CMD_PERIOD) ? 3 : 2)) {
+	if (cmd == CMD_SERIES && nwords < 4) {
+		*why = "usage: series NAME INTERVAL[,records=N] COUNTER...";
+		return -EINVAL;
+	}
+	if (cmd != CMD_SERIES &&
+	    nwords != ((cmd == CMD_ADD || cmd == CMD_PERIOD) ? 3 : 2)) {
 		*why = "usage: add NAME SPEC | del|enable|disable|reset NAME | period NAME VALUE";
 		return -EINVAL;
 	}
 	if (cmd == CMD_ADD)
 		return add_named(words[1], words[2], why);
+	if (cmd == CMD_SERIES)
+		return add_series(words[1], words + 2, nwords - 2, why);
 
 	n = find_named(words[1]);
+	if (!n && cmd == CMD_DEL) {
+		ns = find_series(words[1]);
+		if (ns) {
+			del_series(ns);
+			return 0;
+		}
+	}
 	if (!n) {
 		*why = "no counter has this name";
 		return -ENOENT;
 	}
 	switch (cmd) {
 	case CMD_DEL:
+		if (atomic_read(&n->counter->series_users)) {
+			*why = "a series reads this counter: del the series first";
+			return -EBUSY;
+		}
 		unlink_named(n);
 		free_named(n);
 		break;
@@ -396,13 +609,17 @@ ssize_t perfkmod_control_write(const char __user *ubuf, size_t count)
 }
 
 /**
- * perfkmod_control_show() - list the named counters as add commands
+ * perfkmod_control_show() - list the named counters and series as commands
  * @m: the seq_file of the control file.
+ *
+ * The add commands first, then the series ones, which name counters: the
+ * listing, written back, makes the same counters and series.
  *
  * Context: process context, may sleep; takes perfkmod_named_mutex.
  */
 void perfkmod_control_show(struct seq_file *m)
 {
+	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 
 	mutex_lock(&perfkmod_named_mutex);
@@ -411,6 +628,8 @@ void perfkmod_control_show(struct seq_file *m)
 		seq_printf(m, "add %s %s\n", n->name, n->spec);
 		mutex_unlock(&n->lock);
 	}
+	list_for_each_entry(ns, &perfkmod_named_series_list, node)
+		seq_printf(m, "series %s %s\n", ns->name, ns->args);
 	mutex_unlock(&perfkmod_named_mutex);
 }
 
@@ -429,11 +648,17 @@ void perfkmod_control_last_error(struct seq_file *m)
 	mutex_unlock(&perfkmod_named_mutex);
 }
 
-/* Release every named counter; their files must be gone already. */
+/*
+ * Release every named series, then every named counter; called with
+ * perfkmod_named_mutex held.
+ */
 static void release_all(void)
 {
+	struct perfkmod_named_series *ns, *ns_tmp;
 	struct perfkmod_named *n, *tmp;
 
+	list_for_each_entry_safe(ns, ns_tmp, &perfkmod_named_series_list, node)
+		del_series(ns);
 	list_for_each_entry_safe(n, tmp, &perfkmod_named_list, node) {
 		list_del(&n->node);
 		free_named(n);
@@ -441,12 +666,66 @@ static void release_all(void)
 	named_count = 0;
 }
 
+/*
+ * Make one entry of counters= ("NAME=SPEC") or series= ("NAME=INTERVAL:
+ * COUNTER:COUNTER..."); called with perfkmod_named_mutex held.
+ */
+static int load_entry(char *entry, bool is_series, const char **why)
+{
+	char *words[MAX_WORDS], *rest = strchr(entry, '=');
+	int nwords;
+
+	if (!rest) {
+		*why = is_series ? "an entry is NAME=INTERVAL:COUNTER..." :
+				   "an entry is NAME=SPEC";
+		return -EINVAL;
+	}
+	*rest++ = '\0';
+	if (!is_series)
+		return add_named(entry, rest, why);
+	strreplace(rest, ':', ' ');
+	nwords = split_words(rest, words, why);
+	if (nwords < 0)
+		return nwords;
+	return add_series(entry, words, nwords, why);
+}
+
+/* Make each entry of "ENTRY;ENTRY...", or the first error, logged. */
+static int load_param(const char *param, const char *pname, bool is_series)
+{
+	char *list, *s, *entry, *copy;
+	const char *why = NULL;
+	int err = 0;
+
+	list = kstrdup(param, GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	s = list;
+	while ((entry = strsep(&s, ";"))) {
+		entry = strim(entry);
+		if (!*entry)
+			continue;
+		/* the entry as written, for the error message */
+		copy = kstrdup(entry, GFP_KERNEL);
+		err = copy ? load_entry(entry, is_series, &why) : -ENOMEM;
+		if (err)
+			pr_err("%s=: \"%s\": %pe: %s; not loading\n", pname,
+			       copy ?: entry, ERR_PTR(err),
+			       why ?: perfkmod_strerror(err));
+		kfree(copy);
+		if (err)
+			break;
+	}
+	kfree(list);
+	return err;
+}
+
 /**
- * perfkmod_control_init() - create the counters of the counters= parameter
+ * perfkmod_control_init() - create the counters= and series= ones
  *
- * Each entry of "NAME=SPEC;NAME=SPEC..." must be created, or none is and
- * the load fails with the errno of the first that could not be, logged
- * with the reason.
+ * Each entry of counters= ("NAME=SPEC;NAME=SPEC...") and then of series=
+ * must be created, or none is and the load fails with the errno of the
+ * first that could not be, logged with the reason.
  *
  * Context: process context, may sleep; called once from module init,
  * before the debugfs files exist.
@@ -454,46 +733,21 @@ static void release_all(void)
  */
 int perfkmod_control_init(void)
 {
-	char *list, *s, *entry, *spec;
-	const char *why = NULL;
 	int err = 0;
 
-	if (!counters || !*counters)
-		return 0;
-	list = kstrdup(counters, GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-	s = list;
 	mutex_lock(&perfkmod_named_mutex);
-	while ((entry = strsep(&s, ";"))) {
-		entry = strim(entry);
-		if (!*entry)
-			continue;
-		spec = strchr(entry, '=');
-		if (!spec) {
-			err = -EINVAL;
-			why = "an entry is NAME=SPEC";
-			break;
-		}
-		*spec++ = '\0';
-		err = add_named(entry, spec, &why);
-		if (err) {
-			spec[-1] = '=';
-			break;
-		}
-	}
-	if (err) {
-		pr_err("counters=: \"%s\": %pe: %s; not loading\n", entry,
-		       ERR_PTR(err), why ?: perfkmod_strerror(err));
+	if (counters && *counters)
+		err = load_param(counters, "counters", false);
+	if (!err && series && *series)
+		err = load_param(series, "series", true);
+	if (err)
 		release_all();
-	}
 	mutex_unlock(&perfkmod_named_mutex);
-	kfree(list);
 	return err;
 }
 
 /**
- * perfkmod_control_exit() - release every named counter
+ * perfkmod_control_exit() - release every named series and counter
  *
  * Context: process context, may sleep; called once from module exit, after
  * the debugfs files are gone (so no command can run).

@@ -12,6 +12,9 @@
  *	counters/NAME/spec	0400 the spec it was made from
  *	counters/NAME/percpu	0400 all-CPUs counters: one stat line per CPU
  *	counters/NAME/overflow	0400 sampling counters: overflow statistics
+ *	series/NAME/records	0400 the records of a series, drained as read
+ *	series/NAME/dropped	0400 records lost to a full ring
+ *	series/NAME/spec	0400 "INTERVAL COUNTER...", as series took it
  *
  * Read-only files have no write bit, so they still open under kernel
  * lockdown, which refuses every debugfs file that has one. Everything goes
@@ -22,11 +25,13 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include "internal.h"
 
 static struct dentry *perfkmod_dir;
 static struct dentry *counters_dir;
+static struct dentry *series_dir;
 
 static const char * const state_names[] = {
 	[PERFKMOD_STATE_ACTIVE] = "active",
@@ -157,6 +162,180 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 	lockdep_assert_held(&perfkmod_named_mutex);
 	debugfs_remove(n->dir);
 	n->dir = NULL;
+}
+
+/*
+ * The files of series/NAME/. Their private data is the struct
+ * perfkmod_named_series, valid while they run, as for counters/NAME/.
+ *
+ * records: each read(2) takes records from the rings, one CPU after the
+ * other, and gives them as lines "TIME CPU VALUE..." (a value that could
+ * not be read is "-"); 0 (end of file) when none is waiting. It takes no
+ * more records than the buffer it is given can hold, but for a buffer
+ * shorter than a line: then the rest of the line waits in the open file for
+ * the next read, and is lost if the file is closed first.
+ */
+#define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + 1)
+#define SERIES_BATCH	16
+
+struct series_reader {
+	struct mutex lock;	/* one read(2) of this open file at a time */
+	int cpu;		/* the CPU whose ring is read next */
+	size_t off, len;	/* the part of @buf still to be read */
+	struct perfkmod_series_record recs[SERIES_BATCH];
+	char buf[SERIES_BATCH * SERIES_LINE_MAX];
+};
+
+static int records_open(struct inode *inode, struct file *file)
+{
+	struct series_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return -ENOMEM;
+	mutex_init(&r->lock);
+	r->cpu = cpumask_first(cpu_possible_mask);
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+static int records_release(struct inode *inode, struct file *file)
+{
+	struct series_reader *r = file->private_data;
+
+	mutex_destroy(&r->lock);
+	kfree(r);
+	return 0;
+}
+
+/* Up to @max records of the next CPU that has any, as text in @r->buf. */
+static int records_fill(struct perfkmod_series *s, struct series_reader *r,
+			unsigned int max)
+{
+	const struct perfkmod_series_record *rec;
+	unsigned int tries, i, j;
+	int n = 0;
+
+	/* round robin, so that no CPU's ring waits for another's */
+	for (tries = 0; tries < nr_cpu_ids && n <= 0; tries++) {
+		n = perfkmod_series_read(s, r->cpu, r->recs, max);
+		r->cpu = cpumask_next(r->cpu, cpu_possible_mask);
+		if (r->cpu >= nr_cpu_ids)
+			r->cpu = cpumask_first(cpu_possible_mask);
+	}
+	r->off = 0;
+	r->len = 0;
+	for (i = 0; i < max_t(int, n, 0); i++) {
+		rec = &r->recs[i];
+		r->len += scnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
+				    "%llu %u", rec->time, rec->cpu);
+		for (j = 0; j < rec->nr_values; j++) {
+			if (rec->errors & BIT(j))
+				r->len += scnprintf(r->buf + r->len,
+						    sizeof(r->buf) - r->len, " -");
+			else
+				r->len += scnprintf(r->buf + r->len,
+						    sizeof(r->buf) - r->len,
+						    " %llu", rec->values[j]);
+		}
+		r->len += scnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
+				    "\n");
+	}
+	return n;
+}
+
+static ssize_t records_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct perfkmod_named_series *ns = file_inode(file)->i_private;
+	struct series_reader *r = file->private_data;
+	size_t done = 0, chunk;
+	unsigned int max;
+	int n;
+
+	mutex_lock(&r->lock);
+	while (done < count) {
+		if (r->off == r->len) {
+			/* whole lines only, once something was given */
+			max = min_t(size_t, (count - done) / SERIES_LINE_MAX,
+				    SERIES_BATCH);
+			if (!max && done)
+				break;
+			n = records_fill(ns->series, r, max ?: 1);
+			if (n <= 0)
+				break;
+		}
+		chunk = min(count - done, r->len - r->off);
+		if (copy_to_user(ubuf + done, r->buf + r->off, chunk)) {
+			if (!done)
+				done = -EFAULT;
+			break;
+		}
+		r->off += chunk;
+		done += chunk;
+	}
+	mutex_unlock(&r->lock);
+	return done;
+}
+
+static const struct file_operations records_fops = {
+	.owner = THIS_MODULE,
+	.open = records_open,
+	.read = records_read,
+	.release = records_release,
+};
+
+static int dropped_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named_series *ns = m->private;
+
+	seq_printf(m, "%llu\n", perfkmod_series_dropped(ns->series));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(dropped);
+
+static int series_spec_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named_series *ns = m->private;
+
+	seq_printf(m, "%s\n", ns->args);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(series_spec);
+
+/**
+ * perfkmod_debugfs_series_add() - create series/NAME/ for a new series
+ * @ns: the named series, in perfkmod_named_series_list.
+ *
+ * Does nothing before perfkmod_debugfs_init(), which creates the
+ * directories of the series that exist then.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ */
+void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
+{
+	lockdep_assert_held(&perfkmod_named_mutex);
+	if (!series_dir)
+		return;
+	ns->dir = debugfs_create_dir(ns->name, series_dir);
+	debugfs_create_file("records", 0400, ns->dir, ns, &records_fops);
+	debugfs_create_file("dropped", 0400, ns->dir, ns, &dropped_fops);
+	debugfs_create_file("spec", 0400, ns->dir, ns, &series_spec_fops);
+}
+
+/**
+ * perfkmod_debugfs_series_remove() - remove series/NAME/
+ * @ns: the named series, unlinked from perfkmod_named_series_list.
+ *
+ * Waits for readers of its files that are running; later reads of files
+ * still open fail with -EIO and never reach @ns.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ */
+void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
+{
+	lockdep_assert_held(&perfkmod_named_mutex);
+	debugfs_remove(ns->dir);
+	ns->dir = NULL;
 }
 
 static int control_show(struct seq_file *m, void *v)
@@ -442,6 +621,7 @@ DEFINE_SHOW_ATTRIBUTE(events);
  */
 void perfkmod_debugfs_init(void)
 {
+	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 
 	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
@@ -455,6 +635,9 @@ void perfkmod_debugfs_init(void)
 	counters_dir = debugfs_create_dir("counters", perfkmod_dir);
 	list_for_each_entry(n, &perfkmod_named_list, node)
 		perfkmod_debugfs_counter_add(n);
+	series_dir = debugfs_create_dir("series", perfkmod_dir);
+	list_for_each_entry(ns, &perfkmod_named_series_list, node)
+		perfkmod_debugfs_series_add(ns);
 	mutex_unlock(&perfkmod_named_mutex);
 }
 
@@ -468,12 +651,16 @@ void perfkmod_debugfs_init(void)
  */
 void perfkmod_debugfs_exit(void)
 {
+	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 
 	debugfs_remove(perfkmod_dir);
 	mutex_lock(&perfkmod_named_mutex);
 	counters_dir = NULL;
+	series_dir = NULL;
 	list_for_each_entry(n, &perfkmod_named_list, node)
 		n->dir = NULL;
+	list_for_each_entry(ns, &perfkmod_named_series_list, node)
+		ns->dir = NULL;
 	mutex_unlock(&perfkmod_named_mutex);
 }

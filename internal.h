@@ -194,10 +194,33 @@ struct perfkmod_named {
 	char name[];
 };
 
+/**
+ * struct perfkmod_named_series - a series made through debugfs or series=
+ * @node: entry in perfkmod_named_series_list, under perfkmod_named_mutex.
+ * @series: the series; it reads named counters, which del refuses to
+ *	release while it exists.
+ * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
+ * @args: the rest of the command that made it, "INTERVAL COUNTER...";
+ *	kept in the same allocation, after @name.
+ * @name: its name, in the namespace of the named counters.
+ *
+ * Like a named counter's, the files of series/@name/ reach it through
+ * their inode's private pointer: debugfs_remove() of @dir waits for their
+ * readers before the series is released.
+ */
+struct perfkmod_named_series {
+	struct list_head node;
+	struct perfkmod_series *series;
+	struct dentry *dir;
+	const char *args;
+	char name[];
+};
+
 struct seq_file;
 
 extern struct mutex perfkmod_named_mutex;
 extern struct list_head perfkmod_named_list;
+extern struct list_head perfkmod_named_series_list;
 
 int perfkmod_control_init(void);
 void perfkmod_control_exit(void);
@@ -209,5 +232,7 @@ void perfkmod_debugfs_init(void);
 void perfkmod_debugfs_exit(void);
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n);
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
+void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns);
+void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns);
 
 #endif /* _PERFKMOD_INTERNAL_H */

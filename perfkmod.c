@@ -37,7 +37,7 @@ static const struct kernel_param_ops max_counters_ops = {
 };
 
 module_param_cb(max_counters, &max_counters_ops, &perfkmod_max_counters, 0400);
-MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once (1-65536, default 256)");
+MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once, and most named series (1-65536, default 256)");
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
 unsigned int perfkmod_ring_size = 64;

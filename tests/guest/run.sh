@@ -47,18 +47,19 @@ scripts=/tests/test-*.sh
 case $lane in
 x86-kcsan)
 	scripts="/tests/test-client.sh /tests/test-concurrency.sh
-		/tests/test-fuzz.sh /tests/test-hotplug.sh /tests/test-stress.sh"
+		/tests/test-fuzz.sh /tests/test-hotplug.sh /tests/test-series.sh
+		/tests/test-stress.sh"
 	;;
 distro-arm64)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
 		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-module.sh
-		/tests/test-stress.sh /tests/test-tool.sh"
+		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh"
 	;;
 arm64-pmu)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
-		/tests/test-hotplug.sh /tests/test-module.sh
+		/tests/test-hotplug.sh /tests/test-module.sh /tests/test-series.sh
 		/tests/test-stress.sh /tests/test-tool.sh"
 	;;
 esac

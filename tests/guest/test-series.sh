@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Time series through debugfs: the series command and its errors (each
+# errno exact, nothing left by a failure), the records file (lines, per-CPU
+# order, drained as read, whole lines however small the reads), the sum
+# of the records against the counter, drops counted when nobody reads,
+# del refused for a counter a series reads, the listing replayed, series=
+# at load time, a file of a deleted series, rmmod with live series.
+
+. /tests/lib.sh
+
+C=$DBG/control
+S=$DBG/series
+
+kw() {
+	_got=$(kwrite $C "$2")
+	case $_got in
+	"$1" | "$1 "*) return 0 ;;
+	esac
+	echo "wrote '$2': got '$_got', want '$1'"
+	return 1
+}
+
+state() { cat $C; ls $S; }
+mode() { [ "$(stat -c %a "$1")" = "$2" ]; }
+work() { i=0; while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done; }
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+
+# lines FILE NVALUES: every line is "TIME CPU V..." with NVALUES values,
+# a possible CPU, and times and values that never go back on one CPU.
+lines() {
+	awk -v nv="$2" -v ncpu="$ncpu" '
+	NF != nv + 2 { print "line " NR ": " NF " fields: " $0; exit 1 }
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i !~ /^[0-9]+$/ && !(i > 2 && $i == "-")) {
+				print "line " NR ": field " i ": " $0; exit 1
+			}
+		if ($2 >= ncpu) { print "line " NR ": cpu " $2; exit 1 }
+		if ($1 <= t[$2]) { print "line " NR ": time goes back: " $0; exit 1 }
+		t[$2] = $1
+		for (i = 3; i <= NF; i++) {
+			if ($i == "-")
+				continue
+			if ($i < v[$2, i]) { print "line " NR ": value goes back: " $0; exit 1 }
+			v[$2, i] = $i
+		}
+	}
+	END { if (NR == 0) { print "no records"; exit 1 } }' "$1"
+}
+
+check load insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs=context-switches;one=dummy,cpu=0"
+check layout-series-dir test -d $S
+
+# series: its files, its listing
+check series-add kw ok "series s1 1ms pf cs"
+for f in records dropped spec; do
+	check series-files-$f mode $S/s1/$f 400
+done
+check series-spec grep -qx "1ms pf cs" $S/s1/spec
+check series-listed grep -qx "series s1 1ms pf cs" $C
+check series-listed-after-counters sh -c "tail -1 $C | grep -q '^series s1 '"
+
+# records: lines of two values, drained as read
+work
+sleep 1
+cat $S/s1/records >/tmp/r1
+check records-lines lines /tmp/r1 2
+log "PERFKMOD-SERIES-SAMPLE $(head -3 /tmp/r1 | tr "\n" "|")"
+check records-every-cpu sh -c "[ \$(cut -d' ' -f2 /tmp/r1 | sort -u | wc -l) = $ncpu ]"
+# over a second at 1 ms: under TCG the guest's timers come late and
+# skipped intervals are not recorded, but a CPU records at least a tenth
+check records-count-per-cpu awk -v ncpu="$ncpu" '
+	{ n[$2]++ }
+	END { for (c = 0; c < ncpu; c++) if (n[c] < 100) exit 1 }' /tmp/r1
+sleep 0.2
+cat $S/s1/records >/tmp/r2
+check records-drained awk '
+	NR == FNR { if ($1 > last[$2]) last[$2] = $1; next }
+	$1 <= last[$2] { exit 1 }' /tmp/r1 /tmp/r2
+check records-pf-counts awk '{ if ($3 > m) m = $3 } END { exit m == 0 }' /tmp/r1
+
+# small reads give the same whole lines
+sleep 0.2
+dd if=$S/s1/records bs=7 2>/dev/null >/tmp/r3
+check records-small-reads lines /tmp/r3 2
+dd if=$S/s1/records bs=1 count=5 2>/dev/null >/tmp/r4
+check records-tiny-read sh -c "[ \$(wc -c </tmp/r4) = 5 ]"
+
+# the last record of each CPU adds up to the counter, once it stopped
+check disable-pf kw ok "disable pf"
+sleep 0.1
+cat $S/s1/records >/tmp/r5
+check records-sum-is-value awk -v want="$(cat $DBG/counters/pf/value)" '
+	$3 != "-" { last[$2] = $3 }
+	END { for (c in last) s += last[c]; if (s != want) { print s " != " want; exit 1 } }' /tmp/r5
+check enable-pf kw ok "enable pf"
+
+# a ring nobody reads drops, and says how many
+check series-small-ring kw ok "series s2 10ms,records=16 pf"
+check series-small-ring-spec grep -qx "10ms,records=16 pf" $S/s2/spec
+sleep 0.5
+check dropped-counted sh -c "[ \$(cat $S/s2/dropped) -gt 0 ]"
+# one read(2): the 16 records a ring holds, and those the timers add
+# while it runs (QEMU may run the other CPU for up to 100 ms meanwhile)
+dd if=$S/s2/records bs=1M count=1 2>/dev/null >/tmp/r6
+check dropped-ring-holds-16 awk '
+	{ n[$2]++ } END { for (c in n) if (n[c] > 16 + 10) exit 1 }' /tmp/r6
+check dropped-s1-none sh -c "[ \$(cat $S/s1/dropped) = 0 ]"
+
+# errors, each with its errno, and nothing left behind
+before=$(state)
+check err-no-unit kw EINVAL "series x 100 pf"
+check err-bad-unit kw EINVAL "series x 100m pf"
+check err-too-short kw EINVAL "series x 99us pf"
+check err-interval-overflow kw ERANGE "series x 99999999999s pf"
+check err-records-0 kw ERANGE "series x 1ms,records=0 pf"
+check err-records-too-many kw ERANGE "series x 1ms,records=1048577 pf"
+check err-records-twice kw EINVAL "series x 1ms,records=8,records=8 pf"
+check err-other-option kw EINVAL "series x 1ms,freq=8 pf"
+check err-no-counter kw EINVAL "series x 1ms"
+check err-unknown-counter kw ENOENT "series x 1ms pf nope"
+check err-cpu-counter kw EINVAL "series x 1ms one"
+check err-nine-counters kw EINVAL "series x 1ms pf pf pf pf pf pf pf pf pf"
+check err-name-of-counter kw EEXIST "series pf 1ms cs"
+check err-name-of-series kw EEXIST "series s1 1ms cs"
+check err-counter-name-of-series kw EEXIST "add s1 dummy"
+check err-bad-name kw EINVAL "series a/b 1ms pf"
+check err-del-read-counter kw EBUSY "del pf"
+check err-says-why grep -q "^-EBUSY: a series reads this counter" $DBG/last_error
+check err-commands-on-series kw ENOENT "reset s1"
+check err-leave-nothing sh -c "[ \"\$(cat $C; ls $S)\" = '$before' ]"
+check eight-counters kw ok "series s8 100us pf pf cs cs pf pf cs cs"
+sleep 0.1
+cat $S/s8/records >/tmp/r8
+check eight-counters-lines lines /tmp/r8 8
+
+# a file of a deleted series reads -EIO; del frees the counters again
+exec 3<$S/s2/records
+check del-series kw ok "del s2"
+check del-series-gone test ! -e $S/s2
+check_fails deleted-file-eio cat <&3
+exec 3<&-
+check del-series-s8 kw ok "del s8"
+
+# the listing, written back after a reload, makes the same
+cat $C >/tmp/listing
+check rmmod-live-series rmmod perfkmod
+check reload insmod $MODDIR/perfkmod.ko
+check replay sh -c "cat /tmp/listing >$C && cat $C | cmp - /tmp/listing"
+check replay-records sh -c "sleep 0.1; [ -n \"\$(cat $S/s1/records)\" ]"
+check rmmod-again rmmod perfkmod
+
+# series= at load time, ":" for blanks; a bad entry fails the load
+check param-load insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs=context-switches" \
+	"series=a=1ms:pf;b=10ms,records=64:pf:cs"
+check param-listed sh -c "grep -qx 'series a 1ms pf' $C && grep -qx 'series b 10ms,records=64 pf cs' $C"
+check param-records sh -c "sleep 0.1; [ -n \"\$(cat $S/b/records)\" ]"
+check param-rmmod rmmod perfkmod
+check_fails param-bad-fails insmod $MODDIR/perfkmod.ko "counters=pf=page-faults" \
+	"series=a=1ms:pf:nope"
+check param-bad-not-loaded sh -c "! grep -q '^perfkmod ' /proc/modules"
+check param-bad-says-why sh -c "dmesg | grep -q 'perfkmod: series=: \"a=1ms:pf:nope\": -ENOENT'"
