@@ -310,11 +310,6 @@ static int add_series(const char *name, char **words, int nwords,
 			*why = "a counter the series reads does not exist";
 			return -ENOENT;
 		}
-		if (perfkmod_counter_config(n->counter)->target !=
-		    PERFKMOD_TARGET_ALL_CPUS) {
-			*why = "a series reads all-CPUs counters only (no cpu= or pid=)";
-			return -EINVAL;
-		}
 		counters[cfg.nr_counters++] = n->counter;
 	}
 	if (find_named(name) || find_series(name))
@@ -341,6 +336,9 @@ static int add_series(const char *name, char **words, int nwords,
 	ns->series = perfkmod_series_create(&cfg);
 	if (IS_ERR(ns->series)) {
 		err = PTR_ERR(ns->series);
+		/* the other bounds are checked above */
+		if (err == -EINVAL)
+			*why = "a series reads counters of all CPUs, or of one task (no inherit)";
 		kfree(ns);
 		return err;
 	}

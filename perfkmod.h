@@ -569,9 +569,10 @@ int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
 
 /**
  * struct perfkmod_series_config - what a series samples, and how often
- * @counters: the counters to read, all-CPUs counters
- *	(%PERFKMOD_TARGET_ALL_CPUS); the series reads each CPU's share on that
- *	CPU. They must outlive the series.
+ * @counters: the counters to read: all-CPUs counters
+ *	(%PERFKMOD_TARGET_ALL_CPUS), whose share of each CPU the series reads
+ *	on that CPU; or task counters of one task, without @inherit, which it
+ *	reads in the task (it follows the task). They must outlive the series.
  * @nr_counters: how many, 1 to %PERFKMOD_SERIES_MAX_COUNTERS.
  * @interval_ns: the interval, at least %PERFKMOD_SERIES_MIN_INTERVAL_NS.
  * @ring_records: records each CPU's ring holds (rounded up to a power of
@@ -588,14 +589,16 @@ struct perfkmod_series_config {
 /**
  * struct perfkmod_series_record - one interval of one CPU
  * @time: when the values were read, in CLOCK_MONOTONIC nanoseconds.
- * @cpu: the CPU.
+ * @cpu: the CPU; of a task series, the CPU the task ran on.
  * @nr_values: how many of @values are set: the series' counters, in order.
  * @errors: bit i set: counter i could not be read on @cpu that time
  *	(perfkmod_counter_read_local() refused it: its event was being
  *	replaced after CPU hotplug); its value is then 0.
  * @values: each counter's value on @cpu since its last reset, as
  *	perfkmod_counter_read_local() reads it. The difference of two
- *	records of a CPU is what the CPU counted in between.
+ *	records of a CPU is what the CPU counted in between. Of a task
+ *	series, the task's values: the difference of two records in time
+ *	order, whatever their CPUs, is what the task counted in between.
  */
 struct perfkmod_series_record {
 	u64 time;
@@ -624,10 +627,20 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * without releasing it, perfkmod releases it (before the module's
  * counters).
  *
+ * A series of one task's counters follows the task: a CPU's timer records
+ * only when it interrupts the task, and the task records as it leaves a
+ * CPU (a context-switches event of the series' own on the task, whose
+ * overflow perf calls before the task's events stop), so the last record
+ * of a task that sleeps holds its values then. Nothing is recorded after
+ * the task exits: its counters keep their final values. Every online CPU
+ * still takes the timer interrupt.
+ *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: the series, or an ERR_PTR(): -%EINVAL for a config out of the
- * bounds above or a counter that is not an all-CPUs counter, -%ENOMEM.
+ * bounds above, or counters that are neither all all-CPUs counters nor
+ * all counters of one task (without inherit); -%ENOMEM; perf's errno from
+ * making a task series' context-switches event (-%ESRCH: the task exits).
  */
 #define perfkmod_series_create(config) \
 	__perfkmod_series_create(config, THIS_MODULE)

@@ -5,10 +5,17 @@
  * and appends one record to that CPU's ring; a reader drains the rings.
  * Records that find a ring full are counted, never lost silently.
  *
- * Each ring has one producer, the hrtimer of its CPU (hard interrupt), and
- * one consumer at a time, perfkmod_series_read() under @read_lock: @head
- * is published with release after the record is written, @tail with release
- * after it is read, each loaded with acquire by the other side.
+ * A series of one task's counters follows the task: a CPU's timer records
+ * only when it interrupts the task, and the task's leaving a CPU records
+ * too, from the overflow of a context-switches event of the task's own
+ * (perf raises it as the task switches out, before its events stop).
+ *
+ * Each ring has one producer at a time, on its own CPU: the hrtimer of the
+ * CPU (hard interrupt), or the task's switching out there (interrupts
+ * off); and one consumer at a time, perfkmod_series_read() under
+ * @read_lock: @head is published with release after the record is written,
+ * @tail with release after it is read, each loaded with acquire by the
+ * other side.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
@@ -16,6 +23,8 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -46,6 +55,10 @@ struct perfkmod_series_cpu {
  * @read_lock: one reader at a time per series.
  * @owner: the module that created it.
  * @all: entry in perfkmod_series_list, under perfkmod_series_mutex.
+ * @task: the task whose counters a task series reads (a reference held),
+ *	NULL for a series of all-CPUs counters.
+ * @switch_event: a task series' context-switches event on @task, period 1,
+ *	whose overflow records the task's leaving a CPU.
  */
 struct perfkmod_series {
 	struct perfkmod_series_config config;
@@ -57,6 +70,8 @@ struct perfkmod_series {
 	struct mutex read_lock;	/* see above */
 	struct module *owner;
 	struct list_head all;
+	struct task_struct *task;
+	struct perf_event *switch_event;
 };
 
 static enum cpuhp_state series_hp_state;
@@ -64,20 +79,21 @@ static enum cpuhp_state series_hp_state;
 static DEFINE_MUTEX(perfkmod_series_mutex);
 static LIST_HEAD(perfkmod_series_list);
 
-static enum hrtimer_restart series_tick(struct hrtimer *timer)
+/*
+ * Append a record to this CPU's ring. Context: hard interrupt, or
+ * interrupts off; on the ring's CPU.
+ */
+static void series_record(struct perfkmod_series *s,
+			  struct perfkmod_series_cpu *sc)
 {
-	struct perfkmod_series_cpu *sc = container_of(timer,
-			struct perfkmod_series_cpu, timer);
-	struct perfkmod_series *s = sc->series;
 	struct perfkmod_series_record *r;
 	unsigned long head = sc->head;
 	unsigned int i;
 
-	hrtimer_forward_now(timer, s->interval);
 	/* pairs with smp_store_release() in perfkmod_series_read() */
 	if (head - smp_load_acquire(&sc->tail) > s->mask) {
 		WRITE_ONCE(sc->dropped, sc->dropped + 1);
-		return HRTIMER_RESTART;
+		return;
 	}
 	r = &sc->ring[head & s->mask];
 	r->time = ktime_get_mono_fast_ns();
@@ -92,7 +108,51 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 	}
 	/* the record first: pairs with smp_load_acquire() in the reader */
 	smp_store_release(&sc->head, head + 1);
+}
+
+static enum hrtimer_restart series_tick(struct hrtimer *timer)
+{
+	struct perfkmod_series_cpu *sc = container_of(timer,
+			struct perfkmod_series_cpu, timer);
+	struct perfkmod_series *s = sc->series;
+
+	hrtimer_forward_now(timer, s->interval);
+	/* a task series: only while the task runs here */
+	if (!s->task || current == s->task)
+		series_record(s, sc);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * The overflow of @s->switch_event: the task is switching out of this CPU,
+ * its events not yet stopped. Context: the scheduler, interrupts off.
+ */
+static void series_switch(struct perf_event *event,
+			  struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct perfkmod_series *s = event->overflow_handler_context;
+
+	if (current == s->task)
+		series_record(s, this_cpu_ptr(s->cpus));
+}
+
+/* A task series' context-switches event, on its task. */
+static int series_switch_event(struct perfkmod_series *s)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.sample_period = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, -1, s->task,
+						 series_switch, s);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	s->switch_event = event;
+	return 0;
 }
 
 /* On the CPU coming online, in its hotplug thread. */
@@ -116,6 +176,20 @@ static int series_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
+/*
+ * Release a task series' switch event, then wait until no overflow of it
+ * can still be writing to a ring (perf calls software overflows in an RCU
+ * read-side section, with interrupts off).
+ */
+static void release_switch_event(struct perfkmod_series *s)
+{
+	if (!s->switch_event)
+		return;
+	perf_event_release_kernel(s->switch_event);
+	s->switch_event = NULL;
+	synchronize_rcu();
+}
+
 static void free_rings(struct perfkmod_series *s)
 {
 	int cpu;
@@ -125,8 +199,23 @@ static void free_rings(struct perfkmod_series *s)
 	free_percpu(s->cpus);
 }
 
-static int check_series_config(const struct perfkmod_series_config *cfg)
+/* The task a task counter counts in; NULL for another counter. */
+static struct task_struct *counter_task(const struct perfkmod_counter *c)
 {
+	if (c->config.target != PERFKMOD_TARGET_TASK || c->config.inherit)
+		return NULL;
+	return c->event->hw.target;
+}
+
+/*
+ * The config's bounds, and its counters: all all-CPUs counters, or all
+ * counters of one task (without inherit, whose children's counts a read
+ * in the task cannot see), then stored in @task.
+ */
+static int check_series_config(const struct perfkmod_series_config *cfg,
+			       struct task_struct **task)
+{
+	const struct perfkmod_counter *c;
 	unsigned int i;
 
 	if (!cfg->nr_counters || cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
@@ -137,9 +226,15 @@ static int check_series_config(const struct perfkmod_series_config *cfg)
 	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
 		return -EINVAL;
 	for (i = 0; i < cfg->nr_counters; i++)
-		if (IS_ERR_OR_NULL(cfg->counters[i]) ||
-		    cfg->counters[i]->config.target != PERFKMOD_TARGET_ALL_CPUS)
+		if (IS_ERR_OR_NULL(cfg->counters[i]))
 			return -EINVAL;
+	*task = counter_task(cfg->counters[0]);
+	for (i = 0; i < cfg->nr_counters; i++) {
+		c = cfg->counters[i];
+		if (*task ? counter_task(c) != *task :
+			    c->config.target != PERFKMOD_TARGET_ALL_CPUS)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -148,15 +243,18 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 			 struct module *owner)
 {
 	struct perfkmod_series *s;
+	struct task_struct *task;
 	unsigned int records, i;
 	int cpu, err;
 
-	err = check_series_config(config);
+	err = check_series_config(config, &task);
 	if (err)
 		return ERR_PTR(err);
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
+	if (task)
+		s->task = get_task_struct(task);
 	s->config = *config;
 	memcpy(s->counters, config->counters,
 	       config->nr_counters * sizeof(*s->counters));
@@ -183,10 +281,15 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		if (!sc->ring)
 			goto err_rings;
 	}
+	if (s->task) {
+		err = series_switch_event(s);
+		if (err)
+			goto err_rings;
+	}
 	/* starts the timer of each online CPU, on that CPU */
 	err = cpuhp_state_add_instance(series_hp_state, &s->node);
 	if (err)
-		goto err_rings;
+		goto err_switch;
 	for (i = 0; i < config->nr_counters; i++)
 		atomic_inc(&s->counters[i]->series_users);
 	mutex_lock(&perfkmod_series_mutex);
@@ -194,10 +297,14 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	mutex_unlock(&perfkmod_series_mutex);
 	return s;
 
+err_switch:
+	release_switch_event(s);
 err_rings:
 	free_rings(s);
 err_free:
 	mutex_destroy(&s->read_lock);
+	if (s->task)
+		put_task_struct(s->task);
 	kfree(s);
 	return ERR_PTR(err);
 }
@@ -212,10 +319,13 @@ void perfkmod_series_release(struct perfkmod_series *s)
 	mutex_unlock(&perfkmod_series_mutex);
 	/* stops the timer of each online CPU; offline ones are stopped */
 	cpuhp_state_remove_instance(series_hp_state, &s->node);
+	release_switch_event(s);
 	for (i = 0; i < s->config.nr_counters; i++)
 		atomic_dec(&s->counters[i]->series_users);
 	free_rings(s);
 	mutex_destroy(&s->read_lock);
+	if (s->task)
+		put_task_struct(s->task);
 	kfree(s);
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_release);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite for time series sampled in the kernel: records per interval
- * on every CPU, their deltas adding up to the counter, drops counted when
- * no one reads, bad configs refused, and CPU hotplug and release in the
- * middle of it.
+ * on every CPU, their deltas adding up to the counter, a series following
+ * one task, drops counted when no one reads, bad configs refused, and CPU
+ * hotplug and release in the middle of it.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "internal.h"
 #include "test.h"
@@ -125,6 +128,134 @@ static void records_per_interval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 0);
 }
 
+/* The followed task: 50 times 1 ms busy and 1-2 ms asleep, then asleep. */
+struct follow {
+	struct completion go, done;
+};
+
+static int follow_work(void *arg)
+{
+	struct follow *f = arg;
+	int i;
+
+	wait_for_completion(&f->go);
+	for (i = 0; i < 50; i++) {
+		busy_ms(1);
+		usleep_range(1000, 2000);
+	}
+	complete(&f->done);
+	/* asleep until kthread_stop(): no more records */
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct perfkmod_series_record *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/*
+ * A series of one task's counters (task-clock, context switches) follows
+ * the task: a record each time the task leaves a CPU (50 sleeps at least)
+ * and at the ticks that find it running; none of any other task. In time
+ * order, over all CPUs, the values never go back; the last record, made as
+ * the task went to sleep, is its counters' value then.
+ */
+static void follows_task(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.target = PERFKMOD_TARGET_TASK,
+	};
+	struct perfkmod_counter *c[2];
+	struct perfkmod_series_config scfg = {
+		.counters = c,
+		.nr_counters = 2,
+		.interval_ns = NSEC_PER_MSEC,
+		.ring_records = RECS,
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	struct task_struct *t;
+	struct follow f;
+	int cpu, i, n = 0;
+	u64 clock, switches, dropped;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	init_completion(&f.go);
+	init_completion(&f.done);
+	t = kthread_run(follow_work, &f, "perfkmod-follow");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	get_task_struct(t);
+	cfg.task = t;
+	cfg.config = PERF_COUNT_SW_TASK_CLOCK;
+	c[0] = perfkmod_counter_create(&cfg);
+	cfg.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	c[1] = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c[0]) || IS_ERR(c[1])) {
+		KUNIT_FAIL(test, "perfkmod_counter_create: %pe %pe", c[0], c[1]);
+		goto out_thread;
+	}
+	s = perfkmod_series_create(&scfg);
+	if (IS_ERR(s)) {
+		KUNIT_FAIL(test, "perfkmod_series_create: %pe", s);
+		goto out_counters;
+	}
+	complete(&f.go);
+	wait_for_completion(&f.done);
+	msleep(20);	/* asleep: its last record made */
+	clock = test_value(c[0]);
+	switches = test_value(c[1]);
+
+	for_each_possible_cpu(cpu) {
+		i = perfkmod_series_read(s, cpu, recs + n, RECS - n);
+		KUNIT_EXPECT_GE(test, i, 0);
+		n += max(i, 0);
+	}
+	dropped = perfkmod_series_dropped(s);
+	perfkmod_series_release(s);
+	KUNIT_EXPECT_EQ(test, dropped, 0);
+	KUNIT_EXPECT_LT(test, n, RECS);	/* all of them read */
+	KUNIT_EXPECT_GE(test, n, 50);
+	sort(recs, n, sizeof(*recs), by_time, NULL);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, 0, "record %d", i);
+		if (!i)
+			continue;
+		KUNIT_EXPECT_GE_MSG(test, recs[i].values[0], recs[i - 1].values[0],
+				    "record %d", i);
+		KUNIT_EXPECT_GE_MSG(test, recs[i].values[1], recs[i - 1].values[1],
+				    "record %d", i);
+	}
+	if (n) {
+		/* task-clock runs on until the switch is done: a little more */
+		KUNIT_EXPECT_LE(test, recs[n - 1].values[0], clock);
+		KUNIT_EXPECT_LT(test, clock - recs[n - 1].values[0], NSEC_PER_MSEC);
+		/* this switch is counted before or after the record */
+		KUNIT_EXPECT_LE(test, switches - recs[n - 1].values[1], 1);
+		KUNIT_EXPECT_GE(test, recs[n - 1].values[1], 50);
+		kunit_info(test, "%d records; task-clock %llu ns, %llu switches; last record %llu ns, %llu",
+			   n, clock, switches, recs[n - 1].values[0],
+			   recs[n - 1].values[1]);
+	}
+out_counters:
+	perfkmod_counter_release(c[1]);
+	perfkmod_counter_release(c[0]);
+out_thread:
+	complete(&f.go);
+	kthread_stop(t);
+	put_task_struct(t);
+}
+
 /* No reader: the ring fills, and every record after that is counted. */
 static void drops_counted(struct kunit *test)
 {
@@ -183,6 +314,16 @@ static void bad_configs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
 	cfg.ring_records = 0;
 	/* a one-CPU counter: the series reads every CPU's share */
+	c[0] = test_create(test, &one_cfg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	/* a task's counter with an all-CPUs one; an inherit one */
+	one_cfg.target = PERFKMOD_TARGET_TASK;
+	one_cfg.task = current;
+	c[0] = test_create(test, &one_cfg);
+	cfg.nr_counters = 2;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.nr_counters = 1;
+	one_cfg.inherit = true;
 	c[0] = test_create(test, &one_cfg);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
 	c[0] = NULL;
@@ -245,6 +386,7 @@ static void under_hotplug(struct kunit *test)
 
 static struct kunit_case perfkmod_series_cases[] = {
 	KUNIT_CASE(records_per_interval),
+	KUNIT_CASE(follows_task),
 	KUNIT_CASE(drops_counted),
 	KUNIT_CASE(bad_configs),
 	KUNIT_CASE_SLOW(under_hotplug),

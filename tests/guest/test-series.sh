@@ -122,6 +122,7 @@ check err-other-option kw EINVAL "series x 1ms,freq=8 pf"
 check err-no-counter kw EINVAL "series x 1ms"
 check err-unknown-counter kw ENOENT "series x 1ms pf nope"
 check err-cpu-counter kw EINVAL "series x 1ms one"
+check err-cpu-counter-says-why grep -q "^-EINVAL: a series reads counters of all CPUs, or of one task" $DBG/last_error
 check err-nine-counters kw EINVAL "series x 1ms pf pf pf pf pf pf pf pf pf"
 check err-name-of-counter kw EEXIST "series pf 1ms cs"
 check err-name-of-series kw EEXIST "series s1 1ms cs"
@@ -135,6 +136,32 @@ check eight-counters kw ok "series s8 100us pf pf cs cs pf pf cs cs"
 sleep 0.1
 cat $S/s8/records >/tmp/r8
 check eight-counters-lines lines /tmp/r8 8
+
+# a series of one process's counters follows it: touchpages faults 20000
+# pages, then sleeps; the last record, in time order over the CPUs, is the
+# counter's value, and the values never go back
+mkdir -p /tmp/tp
+rm -f /tmp/tp/*
+touchpages 20000 /tmp/tp &
+tp=$!
+wait_file /tmp/tp/ready
+check task-add kw ok "add tpf page-faults,pid=$tp"
+check task-series kw ok "series ts 1ms tpf"
+kill -USR1 $tp
+wait_file /tmp/tp/done
+sleep 0.1
+cat $S/ts/records | sort -n >/tmp/t1
+check task-records-lines lines /tmp/t1 1
+check task-records-in-time-order awk '$3 < last { exit 1 } { last = $3 }' /tmp/t1
+check task-last-record-is-value awk -v want="$(cat $DBG/counters/tpf/value)" '
+	{ last = $3 } END { if (last != want || last < 20000) { print last " " want; exit 1 } }' /tmp/t1
+check task-add-inherit kw ok "add tinh page-faults,pid=$tp,inherit"
+check task-inherit-series-einval kw EINVAL "series x 1ms tinh"
+check task-mixed-einval kw EINVAL "series x 1ms tpf pf"
+check task-del kw ok "del ts"
+kill $tp
+wait $tp 2>/dev/null
+check task-del-counters sh -c "echo 'del tinh' >$C && echo 'del tpf' >$C"
 
 # a file of a deleted series reads -EIO; del frees the counters again
 exec 3<$S/s2/records
