@@ -22,6 +22,7 @@
  * limited, to the kernel log.
  */
 #include <linux/ctype.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/ratelimit.h>
 #include <linux/seq_file.h>
@@ -86,11 +87,15 @@ MODULE_PARM_DESC(max_cmd_len, "longest control command in bytes (16-4096, defaul
 /*
  * perfkmod_named_mutex protects perfkmod_named_list, named_count,
  * perfkmod_named_series_list, series_count, last_error and the debugfs
- * directory of each named counter and series. Lock order:
- * perfkmod_named_mutex, then a named counter's lock, then the counter's
- * own locks (see struct perfkmod_counter). It is never held by the files
- * of one counter or series (counters/NAME/..., series/NAME/...), so del
- * may wait for their readers under it.
+ * directory of each named counter and series; the named series are the
+ * only ones to read named counters, so their series_users is checked
+ * under it too. Lock order: perfkmod_named_mutex, then a named counter's
+ * lock, then the counter's own locks (see struct perfkmod_counter) and
+ * cpu_hotplug_lock (taken by perf and by a series' create and release):
+ * it is never taken under cpus_read_lock() nor in a CPU hotplug callback.
+ * It is never held by the files of one counter or series
+ * (counters/NAME/..., series/NAME/...), so del may wait for their readers
+ * under it.
  */
 DEFINE_MUTEX(perfkmod_named_mutex);
 LIST_HEAD(perfkmod_named_list);
@@ -250,6 +255,8 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 	int err;
 
 	err = parse_interval(tok, &cfg->interval_ns);
+	if (!err && cfg->interval_ns > KTIME_MAX)
+		err = -ERANGE;
 	if (!err && cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS)
 		err = -EINVAL;
 	if (err) {
@@ -262,7 +269,7 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 			return -EINVAL;
 		}
 		records = true;
-		err = kstrtouint(tok + strlen("records="), 0, &cfg->ring_records);
+		err = kstrtouint(tok + strlen("records="), 10, &cfg->ring_records);
 		if (!err && (!cfg->ring_records ||
 			     cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS))
 			err = -ERANGE;
@@ -336,7 +343,7 @@ static int add_series(const char *name, char **words, int nwords,
 	ns->series = perfkmod_series_create(&cfg);
 	if (IS_ERR(ns->series)) {
 		err = PTR_ERR(ns->series);
-		/* the other bounds are checked above */
+		/* the other reasons for -EINVAL are checked above */
 		if (err == -EINVAL)
 			*why = "a series reads counters of all CPUs, or of one task (no inherit)";
 		kfree(ns);
@@ -430,8 +437,11 @@ enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
 
 static_assert(ARRAY_SIZE(commands) == CMD_SERIES + 1);
 
-/* Words of a command, split on blanks: the longest is series's. */
-#define MAX_WORDS	(3 + PERFKMOD_SERIES_MAX_COUNTERS)
+/*
+ * Words of a command, split on blanks: the longest is series's, and one
+ * more, so that a series of too many counters is told so.
+ */
+#define MAX_WORDS	(3 + PERFKMOD_SERIES_MAX_COUNTERS + 1)
 
 /* Split @s on blanks into @words; how many, or -EINVAL for too many. */
 static int split_words(char *s, char **words, const char **why)

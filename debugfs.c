@@ -168,22 +168,24 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
  * The files of series/NAME/. Their private data is the struct
  * perfkmod_named_series, valid while they run, as for counters/NAME/.
  *
- * records: each read(2) takes records from the rings, one CPU after the
- * other, and gives them as lines "TIME CPU VALUE..." (a value that could
- * not be read is "-"); 0 (end of file) when none is waiting. It takes no
- * more records than the buffer it is given can hold, but for a buffer
- * shorter than a line: then the rest of the line waits in the open file for
- * the next read, and is lost if the file is closed first.
+ * records: each read(2) takes records from the rings, visiting each CPU at
+ * most once and taking at most SERIES_BATCH records there, so that it ends
+ * however fast the timers write; it gives them as lines "TIME CPU VALUE..."
+ * (a value that could not be read is "-"), or 0 (end of file) when none is
+ * waiting. It takes no more records than the buffer it is given can hold,
+ * but for a buffer shorter than a line: then the rest of the line waits in
+ * the open file for the next read (lost if the file is closed first, as
+ * are the records of a read that fails with -EFAULT).
  */
 #define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + 1)
-#define SERIES_BATCH	16
+#define SERIES_BATCH	32
 
 struct series_reader {
 	struct mutex lock;	/* one read(2) of this open file at a time */
 	int cpu;		/* the CPU whose ring is read next */
 	size_t off, len;	/* the part of @buf still to be read */
 	struct perfkmod_series_record recs[SERIES_BATCH];
-	char buf[SERIES_BATCH * SERIES_LINE_MAX];
+	char buf[SERIES_BATCH * SERIES_LINE_MAX + 1];	/* and scnprintf's NUL */
 };
 
 static int records_open(struct inode *inode, struct file *file)
@@ -207,16 +209,19 @@ static int records_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Up to @max records of the next CPU that has any, as text in @r->buf. */
+/*
+ * Up to @max records of the next CPU that has any, as text in @r->buf,
+ * round robin so that no CPU's ring waits for another's; @visits counts
+ * the CPUs visited, up to nr_cpu_ids.
+ */
 static int records_fill(struct perfkmod_series *s, struct series_reader *r,
-			unsigned int max)
+			unsigned int max, unsigned int *visits)
 {
 	const struct perfkmod_series_record *rec;
-	unsigned int tries, i, j;
+	unsigned int i, j;
 	int n = 0;
 
-	/* round robin, so that no CPU's ring waits for another's */
-	for (tries = 0; tries < nr_cpu_ids && n <= 0; tries++) {
+	for (; *visits < nr_cpu_ids && n <= 0; (*visits)++) {
 		n = perfkmod_series_read(s, r->cpu, r->recs, max);
 		r->cpu = cpumask_next(r->cpu, cpu_possible_mask);
 		if (r->cpu >= nr_cpu_ids)
@@ -248,9 +253,9 @@ static ssize_t records_read(struct file *file, char __user *ubuf,
 {
 	struct perfkmod_named_series *ns = file_inode(file)->i_private;
 	struct series_reader *r = file->private_data;
+	unsigned int max, visits = 0;
 	size_t done = 0, chunk;
-	unsigned int max;
-	int n;
+	ssize_t err = 0;
 
 	mutex_lock(&r->lock);
 	while (done < count) {
@@ -260,21 +265,20 @@ static ssize_t records_read(struct file *file, char __user *ubuf,
 				    SERIES_BATCH);
 			if (!max && done)
 				break;
-			n = records_fill(ns->series, r, max ?: 1);
-			if (n <= 0)
+			if (records_fill(ns->series, r, max ?: 1, &visits) <= 0)
 				break;
 		}
 		chunk = min(count - done, r->len - r->off);
 		if (copy_to_user(ubuf + done, r->buf + r->off, chunk)) {
-			if (!done)
-				done = -EFAULT;
+			r->off = r->len;	/* those lines are lost */
+			err = -EFAULT;
 			break;
 		}
 		r->off += chunk;
 		done += chunk;
 	}
 	mutex_unlock(&r->lock);
-	return done;
+	return done ?: err;
 }
 
 static const struct file_operations records_fops = {

@@ -277,7 +277,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		hrtimer_init(&sc->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		sc->timer.function = series_tick;
-		sc->ring = kvcalloc(records, sizeof(*sc->ring), GFP_KERNEL);
+		sc->ring = kvcalloc(records, sizeof(*sc->ring),
+				    GFP_KERNEL_ACCOUNT);
 		if (!sc->ring)
 			goto err_rings;
 	}
