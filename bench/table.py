@@ -214,6 +214,21 @@ SECTIONS = [
     ("5. Workload overhead: whole run of a fixed loop on CPU 0, cpu-clock on CPU 0",
      work_rows(),
      lambda v: [work_note(v, f) for f in (100, 1000, 10000)]),
+    ("6. Time series: a CPU-bound program on CPU 0 (spinwork), 4 all-CPUs software counters", [
+        Row("no series (the runs below)", "work.series.none.run"),
+        Row("series at 1 kHz vs no series", "work.series.1000.run",
+            "work.series.none.run"),
+        Row("series at 10 kHz vs no series", "work.series.10000.run",
+            "work.series.none.run"),
+        Row("perfkstat stat -I 1 polling on CPU 0 vs no series",
+            "work.series.poll1000.run", "work.series.none.run"),
+        Row("perfkstat stat -I 10 polling on CPU 0 vs no series",
+            "work.series.poll100.run", "work.series.none.run"),
+        Row("series at 1 kHz vs perfkstat stat -I 1", "work.series.1000.run",
+            "work.series.poll1000.run"),
+    ], lambda v: [f"records dropped in the last run: {int(v.get('work.series.1000.dropped', -1))} "
+                  f"at 1 kHz, {int(v.get('work.series.10000.dropped', -1))} at "
+                  "10 kHz (nobody reads during the run)"]),
 ]
 
 

@@ -14,10 +14,10 @@ log "PERFKMOD-BENCH cpus $(grep -c ^processor /proc/cpuinfo)"
 
 if [ "${perfkmod_bench_smoke:-0}" = 1 ]; then
 	params="iters=200 reps=1 work=200000 scale_max=64"
-	hold=256 ureads=100
+	hold=256 ureads=100 reps=1 turns=200000
 else
 	params="iters=20000 reps=5 work=20000000"
-	hold=4096 ureads=20000
+	hold=4096 ureads=20000 reps=5 turns=20000000
 fi
 
 bench() {
@@ -77,6 +77,49 @@ insmod $MODDIR/perfkmod.ko max_counters=65536 ||
 log "PERFKMOD-BENCH max_sample_rate.before $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 bench sections=workload
 log "PERFKMOD-BENCH max_sample_rate.after $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+
+# Time series, from user space as a user meets them: a CPU-bound program
+# on CPU 0 (spinwork) with no series, with a series of four all-CPUs
+# counters at 1 and 10 kHz, and with perfkstat stat -I polling the same
+# four counters every 1 and 10 ms on CPU 0 beside it (-I takes
+# milliseconds: it cannot ask for 10 kHz), in turn, median of the reps.
+C=/sys/kernel/debug/perfkmod/control
+for e in context-switches page-faults cpu-migrations minor-faults; do
+	echo "add s-$e $e" >$C
+done
+series_run() {
+	echo "series bench $1 s-context-switches s-page-faults s-cpu-migrations s-minor-faults" >$C
+	spinwork $turns >>/tmp/series.$2
+	log "PERFKMOD-BENCH work.series.$2.dropped $(cat /sys/kernel/debug/perfkmod/series/bench/dropped)"
+	echo "del bench" >$C
+}
+poll_run() {
+	taskset -c 0 perfkstat stat -I $1 -x, s-context-switches s-page-faults \
+		s-cpu-migrations s-minor-faults >/dev/null &
+	poller=$!
+	sleep 1
+	spinwork $turns >>/tmp/series.$2
+	kill $poller
+	wait $poller 2>/dev/null
+}
+rm -f /tmp/series.*
+spinwork $turns >/dev/null	# warm-up
+i=0
+while [ $i -lt $reps ]; do
+	spinwork $turns >>/tmp/series.none
+	series_run 1ms 1000
+	series_run 100us 10000
+	poll_run 1 poll1000
+	poll_run 10 poll100
+	i=$((i + 1))
+done
+for f in /tmp/series.*; do
+	log "PERFKMOD-BENCH work.series.${f#/tmp/series.}.run $(sort -n "$f" |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+done
+for e in context-switches page-faults cpu-migrations minor-faults; do
+	echo "del s-$e" >$C
+done
 
 # Dispatch overflows one per write: lift the rate limits perf would
 # otherwise throttle that at (the order matters: the rate is refused
