@@ -14,7 +14,9 @@ nanoseconds, and the ratio perfkmod / anchor of each boot.
 both boots ("bench-smoke: N rows produced, S skipped, M missing": the
 smoke run skips the scale rows above 64 counters); exit 1 if a row is
 missing, or if a boot reported an error or a kernel splat. Nothing is
-timed.
+timed; the one row that is a check (a series' records per interval under
+-icount, where guest time is instructions and no timer is late) counts as
+missing when below its bound.
 """
 import re
 import statistics
@@ -72,8 +74,11 @@ class Row:
     """One line: perfkmod's key against the anchor's, or a derived value."""
 
     def __init__(self, label, key, anchor=None, target="", derive=None,
-                 note=None, needs=None, modes=("icount", "wall"), skip=None):
+                 note=None, needs=None, modes=("icount", "wall"), skip=None,
+                 min_icount_ratio=None):
         self.label, self.key, self.anchor = label, key, anchor
+        # a check, not a benchmark: below this icount ratio the row fails
+        self.min_icount_ratio = min_icount_ratio
         self.target, self.derive, self.note = target, derive, note
         self.modes = modes
         # a key the guest logs when it did not run this row (smoke runs)
@@ -226,6 +231,9 @@ SECTIONS = [
             "work.series.poll100.run", "work.series.none.run"),
         Row("series at 1 kHz vs perfkstat stat -I 1", "work.series.1000.run",
             "work.series.poll1000.run"),
+        Row("series at 1 kHz: CPU 0's records vs the intervals they span",
+            "series.interval.records", "series.interval.spanned",
+            ">= 0.98x icount", min_icount_ratio=0.98),
     ], lambda v: [f"records dropped in the last run: {int(v.get('work.series.1000.dropped', -1))} "
                   f"at 1 kHz, {int(v.get('work.series.10000.dropped', -1))} at "
                   "10 kHz (nobody reads during the run)"]),
@@ -276,10 +284,14 @@ def main():
                         cells += [fmt(x), "", ""]
                 boots = [v for m, v in (("icount", ic), ("wall", wl))
                          if m in r.modes]
-                if all(k in v for k in r.needs for v in boots):
-                    produced += 1
-                else:
+                if not all(k in v for k in r.needs for v in boots):
                     missing.append(r.label)
+                elif r.min_icount_ratio and (not a or not b or
+                                             a / b < r.min_icount_ratio):
+                    missing.append(f"{r.label}: {a} of {b}, below "
+                                   f"{r.min_icount_ratio}")
+                else:
+                    produced += 1
             out = [r.label] + cells + [r.target]
             print(" ".join(str(x).rjust(w) if i else str(x).ljust(w)
                            for i, (x, w) in enumerate(zip(out, widths))))
