@@ -808,22 +808,25 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
 /*
- * What @event has counted, read on this CPU with interrupts off, as
+ * What @event has counted, read on CPU @this with interrupts off, as
  * perf_event_read_local() reads it (not exported to modules): the PMU is
  * read when the event is on it here, or for a package-wide event on another
- * CPU of this package.
+ * CPU of this package. Inlined, so that the count stays in a register.
  */
-static int read_event_local(struct perf_event *event, u64 *count)
+static __always_inline int read_event_local(struct perf_event *event,
+					    int this, u64 *count)
 {
-	int this = smp_processor_id(), oncpu = READ_ONCE(event->oncpu);
+	int oncpu = READ_ONCE(event->oncpu);
 
-	if ((unsigned int)oncpu < nr_cpu_ids &&
-	    (event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
-	    topology_physical_package_id(oncpu) ==
-	    topology_physical_package_id(this))
-		oncpu = this;
-	if (event->attr.pinned && oncpu != this)
-		return -EBUSY;
+	if (oncpu != this) {
+		if ((unsigned int)oncpu < nr_cpu_ids &&
+		    (event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+		    topology_physical_package_id(oncpu) ==
+		    topology_physical_package_id(this))
+			oncpu = this;
+		else if (event->attr.pinned)
+			return -EBUSY;
+	}
 	/*
 	 * task-clock's read adds the context's time, which perf updates in
 	 * two stores that an NMI may split: in NMI it reads as of its last
@@ -862,7 +865,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 			err = -EINVAL;
 			goto out;
 		}
-		err = read_event_local(event, &count);
+		err = read_event_local(event, cpu, &count);
 		base = READ_ONCE(c->base);
 		goto out;
 	}
@@ -878,7 +881,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		goto out;
 	}
 	if (event)
-		err = read_event_local(event, &count);
+		err = read_event_local(event, cpu, &count);
 	count += READ_ONCE(pc->retired.value);
 	base = READ_ONCE(pc->base);
 out:
