@@ -38,6 +38,12 @@ show perfkstat stat -j pf
 show perfkstat stat -I 500 -n 2 pf cs0
 show_as "perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'" \
 	perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'
+show_as "echo 'series pfs 10ms pf clk' >$DBG/control" \
+	sh -c "echo 'series pfs 10ms pf clk' >$DBG/control"
+show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload
+show_as "head -4 $DBG/series/pfs/records" sh -c "head -4 $DBG/series/pfs/records"
+show cat $DBG/series/pfs/dropped
+show_as "echo 'del pfs' >$DBG/control" sh -c "echo 'del pfs' >$DBG/control"
 show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
 show cat $DBG/summary
 show perfkstat add pf dummy
