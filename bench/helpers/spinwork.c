@@ -6,26 +6,25 @@
  * guest instructions), for the time series rows of the benchmark guest.
  */
 #define _GNU_SOURCE
+#include <linux/types.h>
 #include <sched.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-static uint64_t now(void)
+static __u64 now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return (__u64)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long n, i;
 	cpu_set_t cpu0;
-	volatile uint64_t x = 1;
-	uint64_t t0;
+	__u64 x = 1, t0;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: spinwork TURNS\n");
@@ -39,8 +38,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t0 = now();
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* the compiler may not fold the loop away */
+		__asm__ __volatile__("" : "+r" (x));
+	}
 	printf("%llu\n", (unsigned long long)(now() - t0));
 	return 0;
 }
