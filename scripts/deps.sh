@@ -36,8 +36,9 @@ arm64=0 promtool=0
 for lane in "$@"; do
 	case $lane in
 	# checkpatch and kernel-doc are perl, the file list is git's, sparse
-	# runs against the 6.12 tree and Debian's headers
-	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64" ;;
+	# runs against the 6.12 tree and Debian's headers, perfkstat plot
+	# draws with gnuplot
+	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static"
 		promtool=1

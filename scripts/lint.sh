@@ -15,6 +15,8 @@
 #   spdx         an SPDX-License-Identifier line in every file
 #   dkms-version dkms.conf and MODULE_VERSION name the same version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
+#   plot         perfkstat plot of tests/record.csv: gnuplot's SVG is
+#                well-formed XML, with a line drawn per event, titled by it
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -114,6 +116,39 @@ gate dkms-version "$out"
 out=$(PERFKMOD_KSRC=$src sphinx-build -W --keep-going -q -b html \
 	Documentation "$work/docs" 2>&1)
 gate docs "$out"
+
+# perfkstat plot, with gnuplot: each plot of its SVG is a group
+# gnuplot_plot_N holding its key's text, the event, and a path: the key's
+# sample line, then the plot's line through every time bucket.
+mkdir -p "$work"
+rm -f "$work/record.svg"
+out=$(scripts/perfkstat plot tests/record.csv -o "$work/record.svg" 2>&1 &&
+	python3 - "$work/record.svg" tests/record.csv 2>&1 <<'EOF'
+import csv
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+svg = "{http://www.w3.org/2000/svg}"
+with open(sys.argv[2], newline="") as f:
+    events = next(csv.reader(f))[2:]
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except ET.ParseError as e:
+    print(f"{sys.argv[1]}: not well-formed XML: {e}")
+    sys.exit(1)
+drawn = []
+for g in root.iter(svg + "g"):
+    if not re.fullmatch(r"gnuplot_plot_\d+", g.get("id", "")):
+        continue
+    points = sum(p.get("d", "").count("L") for p in g.iter(svg + "path"))
+    if points > 10:
+        drawn.append(" ".join(t.text or "" for t in g.iter(svg + "text")))
+if drawn != events:
+    print(f"{sys.argv[1]}: lines drawn for {drawn}, not for the events {events}")
+EOF
+)
+gate plot "$out"
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.

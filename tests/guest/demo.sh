@@ -44,6 +44,10 @@ show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload
 show_as "head -4 $DBG/series/pfs/records" sh -c "head -4 $DBG/series/pfs/records"
 show cat $DBG/series/pfs/dropped
 show_as "echo 'del pfs' >$DBG/control" sh -c "echo 'del pfs' >$DBG/control"
+show_as "perfkstat record -I 1ms -e page-faults -e context-switches -o /tmp/pf.csv -- sh -c 'for i in \$(seq 50); do ls / >/dev/null; done'" \
+	perfkstat record -I 1ms -e page-faults -e context-switches -o /tmp/pf.csv -- \
+	sh -c 'for i in $(seq 50); do ls / >/dev/null; done'
+show head -5 /tmp/pf.csv
 show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
 show cat $DBG/summary
 show perfkstat add pf dummy

@@ -54,13 +54,14 @@ distro-arm64)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
 		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-module.sh
-		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh"
+		/tests/test-record.sh /tests/test-series.sh /tests/test-stress.sh
+		/tests/test-tool.sh"
 	;;
 arm64-pmu)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
-		/tests/test-hotplug.sh /tests/test-module.sh /tests/test-series.sh
-		/tests/test-stress.sh /tests/test-tool.sh"
+		/tests/test-hotplug.sh /tests/test-module.sh /tests/test-record.sh
+		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh"
 	;;
 esac
 # perfkmod_scripts= on the kernel command line (a developer's quick run,
