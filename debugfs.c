@@ -190,7 +190,7 @@ struct series_reader {
 
 static int records_open(struct inode *inode, struct file *file)
 {
-	struct series_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	struct series_reader *r = kvzalloc(sizeof(*r), GFP_KERNEL);
 
 	if (!r)
 		return -ENOMEM;
@@ -205,14 +205,14 @@ static int records_release(struct inode *inode, struct file *file)
 	struct series_reader *r = file->private_data;
 
 	mutex_destroy(&r->lock);
-	kfree(r);
+	kvfree(r);
 	return 0;
 }
 
 /*
  * Up to @max records of the next CPU that has any, as text in @r->buf,
  * round robin so that no CPU's ring waits for another's; @visits counts
- * the CPUs visited, up to nr_cpu_ids.
+ * the CPUs visited, up to the possible CPUs.
  */
 static int records_fill(struct perfkmod_series *s, struct series_reader *r,
 			unsigned int max, unsigned int *visits)
@@ -221,7 +221,7 @@ static int records_fill(struct perfkmod_series *s, struct series_reader *r,
 	unsigned int i, j;
 	int n = 0;
 
-	for (; *visits < nr_cpu_ids && n <= 0; (*visits)++) {
+	for (; *visits < num_possible_cpus() && n <= 0; (*visits)++) {
 		n = perfkmod_series_read(s, r->cpu, r->recs, max);
 		r->cpu = cpumask_next(r->cpu, cpu_possible_mask);
 		if (r->cpu >= nr_cpu_ids)

@@ -631,9 +631,9 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * only when it interrupts the task, and the task records as it leaves a
  * CPU (a context-switches event of the series' own on the task, whose
  * overflow perf calls before the task's events stop), so the last record
- * of a task that sleeps holds its values then. Nothing is recorded after
- * the task exits: its counters keep their final values. Every online CPU
- * still takes the timer interrupt.
+ * of a task that sleeps holds its values then. Once the task has exited
+ * its counters keep their final values and the timers stop; until then
+ * every online CPU takes the timer interrupt.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).

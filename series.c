@@ -37,7 +37,7 @@ struct perfkmod_series_cpu {
 	/* the records written and read; a ring index is one masked */
 	unsigned long head;
 	unsigned long tail;
-	/* records that found the ring full; written by the timer only */
+	/* records that found the ring full; written by its producers only */
 	u64 dropped;
 	struct perfkmod_series_record *ring;
 };
@@ -117,9 +117,14 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 	struct perfkmod_series *s = sc->series;
 
 	hrtimer_forward_now(timer, s->interval);
-	/* a task series: only while the task runs here */
-	if (!s->task || current == s->task)
-		series_record(s, sc);
+	/* a task series: only while the task runs here, until it is gone */
+	if (s->task) {
+		if (READ_ONCE(s->task->exit_state))
+			return HRTIMER_NORESTART;
+		if (current != s->task)
+			return HRTIMER_RESTART;
+	}
+	series_record(s, sc);
 	return HRTIMER_RESTART;
 }
 
