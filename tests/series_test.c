@@ -128,6 +128,52 @@ static void records_per_interval(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 0);
 }
 
+/*
+ * A hardware counter's series: cycles of every CPU each millisecond, read
+ * from the PMU in the timer's hard interrupt (arm64-pmu; skipped where
+ * there is no PMU). Each CPU's records count on, and the last of CPU 0,
+ * busy between them, counted its cycles.
+ */
+static void hardware_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_counter *c;
+	struct perfkmod_series *s;
+	int cpu, i, n;
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		test_no_pmu(test, c);
+		return;
+	}
+	test_release_at_end(test, c);
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = new_series(test, &c, 1, NSEC_PER_MSEC, RECS);
+	/* busy on this CPU, where the case runs (migration disabled) */
+	migrate_disable();
+	cpu = smp_processor_id();
+	busy_ms(50);
+	migrate_enable();
+	msleep(20);
+	n = drain(test, s, cpu, recs);
+	KUNIT_EXPECT_GE(test, n, 5);
+	for (i = 1; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, 0, "record %d", i);
+		KUNIT_EXPECT_GE_MSG(test, recs[i].values[0], recs[i - 1].values[0],
+				    "record %d", i);
+	}
+	if (n >= 2)
+		KUNIT_EXPECT_GT(test, recs[n - 1].values[0], recs[0].values[0]);
+	if (n)
+		kunit_info(test, "CPU %d: %d records, %llu cycles between the first and last",
+			   cpu, n, recs[n - 1].values[0] - recs[0].values[0]);
+}
+
 /* The followed task: 50 times 1 ms busy and 1-2 ms asleep, then asleep. */
 struct follow {
 	struct completion go, done;
@@ -387,6 +433,7 @@ static void under_hotplug(struct kunit *test)
 static struct kunit_case perfkmod_series_cases[] = {
 	KUNIT_CASE(records_per_interval),
 	KUNIT_CASE(follows_task),
+	KUNIT_CASE(hardware_counter),
 	KUNIT_CASE(drops_counted),
 	KUNIT_CASE(bad_configs),
 	KUNIT_CASE_SLOW(under_hotplug),
