@@ -61,3 +61,14 @@ wait_file() {
 		_i=$((_i + 1))
 	done
 }
+
+# kw WANT TEXT [FILE]: one write(2) of TEXT to FILE (control) answers
+# WANT: "ok" (all written) or an errno name (tests/helpers/kwrite).
+kw() {
+	_got=$(kwrite "${3:-$DBG/control}" "$2")
+	case $_got in
+	"$1" | "$1 "*) return 0 ;;
+	esac
+	echo "wrote '$2': got '$_got', want '$1'"
+	return 1
+}

@@ -10,17 +10,6 @@
 
 C=$DBG/control
 
-# kw WANT TEXT [FILE]: one write of TEXT to FILE (control) answers WANT:
-# "ok" (all written) or an errno name.
-kw() {
-	_got=$(kwrite "${3:-$C}" "$2")
-	case $_got in
-	"$1" | "$1 "*) return 0 ;;
-	esac
-	echo "wrote '$2': got '$_got', want '$1'"
-	return 1
-}
-
 # What a failed command must leave as it was: the list and the directories.
 state() { cat $C; ls $DBG/counters; }
 

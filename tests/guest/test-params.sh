@@ -10,15 +10,6 @@
 C=$DBG/control
 P=/sys/module/perfkmod/parameters
 
-kw() {
-	_got=$(kwrite "$C" "$2")
-	case $_got in
-	"$1" | "$1 "*) return 0 ;;
-	esac
-	echo "wrote '$2': got '$_got', want '$1'"
-	return 1
-}
-
 check load-with-counters insmod $MODDIR/perfkmod.ko \
 	"counters=pf=page-faults;cs0=context-switches,cpu=0;clk=cpu-clock,period=1000000;" \
 	max_name_len=8 max_cmd_len=64

@@ -13,15 +13,6 @@
 C=$DBG/control
 S=$DBG/series
 
-kw() {
-	_got=$(kwrite $C "$2")
-	case $_got in
-	"$1" | "$1 "*) return 0 ;;
-	esac
-	echo "wrote '$2': got '$_got', want '$1'"
-	return 1
-}
-
 state() { cat $C; ls $S; }
 mode() { [ "$(stat -c %a "$1")" = "$2" ]; }
 work() { i=0; while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done; }
