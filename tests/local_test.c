@@ -381,6 +381,83 @@ static void in_pmu_nmi(struct kunit *test)
 	kunit_info(test, "%d reads in NMI", atomic_read(&r[0]->in_nmi));
 }
 
+/* ns per read of @n reads of @c (@event NULL) or of @event's PMU alone */
+static u64 time_reads(struct perfkmod_counter *c, struct perf_event *event,
+		      unsigned int n)
+{
+	unsigned long flags;
+	u64 t0, v, sum = 0;
+	unsigned int i;
+
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		local_irq_save(flags);
+		if (event) {
+			event->pmu->read(event);
+			v = local64_read(&event->count);
+		} else if (perfkmod_counter_read_local(c, &v)) {
+			v = 0;
+		}
+		local_irq_restore(flags);
+		sum += v;
+	}
+	OPTIMIZER_HIDE_VAR(sum);
+	return div_u64(ktime_get_ns() - t0, n);
+}
+
+/*
+ * What a local read of a hardware counter costs (arm64-pmu: the cycles
+ * counter of the emulated PMUv3), against the PMU read alone of a raw perf
+ * event of the same CPU, in turn, 5 times: a figure for docs/BENCHMARKS.md,
+ * not a bound (the lane runs under TCG). The reads must succeed and count.
+ */
+static void hardware_read_cost(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+	};
+	u64 pk = U64_MAX, raw = U64_MAX, a, b;
+	struct perfkmod_counter *c;
+	struct perf_event *event;
+	int i;
+
+	cfg.cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		test_no_pmu(test, c);
+		return;
+	}
+	test_release_at_end(test, c);
+	event = perf_event_create_kernel_counter(&attr, cfg.cpu, NULL, NULL, NULL);
+	if (IS_ERR(event)) {
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		KUNIT_FAIL(test, "raw cycles event: %pe", event);
+		return;
+	}
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &a), 0);
+	for (i = 0; i < 5; i++) {
+		pk = min(pk, time_reads(c, NULL, 10000));
+		raw = min(raw, time_reads(NULL, event, 10000));
+	}
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_read_local(c, &b), 0);
+	preempt_enable();
+	KUNIT_EXPECT_GT(test, b, a);
+	kunit_info(test, "cycles, local read: perfkmod_counter_read_local %llu ns, the PMU read %llu ns (best of 5 x 10000)",
+		   pk, raw);
+	perf_event_release_kernel(event);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
 /*
  * Reads on every CPU while CPU 1 goes and comes back: a CPU whose event is
  * being replaced answers -EBUSY, no read touches a released event (KASAN),
@@ -430,6 +507,7 @@ static struct kunit_case perfkmod_local_cases[] = {
 	KUNIT_CASE(all_cpus_counter),
 	KUNIT_CASE(in_overflow_callback),
 	KUNIT_CASE(in_pmu_nmi),
+	KUNIT_CASE(hardware_read_cost),
 	KUNIT_CASE_SLOW(reads_under_hotplug),
 	{}
 };
