@@ -116,15 +116,27 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 			struct perfkmod_series_cpu, timer);
 	struct perfkmod_series *s = sc->series;
 
-	hrtimer_forward_now(timer, s->interval);
+	ktime_t start = hrtimer_cb_get_time(timer), end;
+
 	/* a task series: only while the task runs here, until it is gone */
 	if (s->task) {
 		if (READ_ONCE(s->task->exit_state))
 			return HRTIMER_NORESTART;
-		if (current != s->task)
+		if (current != s->task) {
+			hrtimer_forward(timer, start, s->interval);
 			return HRTIMER_RESTART;
+		}
 	}
 	series_record(s, sc);
+	/*
+	 * The next interval at least as far from now as this one took: a
+	 * tick slower than the interval (a debug or emulated kernel) skips
+	 * intervals, unrecorded as late timers' are, rather than take the
+	 * whole CPU.
+	 */
+	end = ktime_get();
+	hrtimer_forward(timer, ktime_add(end, ktime_sub(end, start)),
+			s->interval);
 	return HRTIMER_RESTART;
 }
 
