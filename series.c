@@ -115,7 +115,6 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 	struct perfkmod_series_cpu *sc = container_of(timer,
 			struct perfkmod_series_cpu, timer);
 	struct perfkmod_series *s = sc->series;
-
 	ktime_t start = hrtimer_cb_get_time(timer), end;
 
 	/* a task series: only while the task runs here, until it is gone */
