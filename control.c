@@ -128,6 +128,12 @@ static struct perfkmod_named_series *find_series(const char *name)
 	return NULL;
 }
 
+/* A counter or a series has @name; called with perfkmod_named_mutex held. */
+static bool name_taken(const char *name)
+{
+	return find_named(name) || find_series(name);
+}
+
 /* 1 to max_name_len printable characters, no '/', not "." or "..". */
 static int check_name(const char *name, const char **why)
 {
@@ -165,7 +171,7 @@ static int add_named(const char *name, const char *spec, const char **why)
 		*why = "not in the event grammar (unknown name or option, repeat, conflict)";
 	if (err)
 		return err;
-	if (find_named(name) || find_series(name))
+	if (name_taken(name))
 		return -EEXIST;
 	if (named_count >= perfkmod_max_counters) {
 		*why = "max_counters counters exist already";
@@ -319,7 +325,7 @@ static int add_series(const char *name, char **words, int nwords,
 		}
 		counters[cfg.nr_counters++] = n->counter;
 	}
-	if (find_named(name) || find_series(name))
+	if (name_taken(name))
 		return -EEXIST;
 	if (series_count >= perfkmod_max_counters) {
 		*why = "max_counters series exist already";

@@ -14,7 +14,7 @@
  *	counters/NAME/overflow	0400 sampling counters: overflow statistics
  *	series/NAME/records	0400 the records of a series, drained as read
  *	series/NAME/dropped	0400 records lost to a full ring
- *	series/NAME/spec	0400 "INTERVAL COUNTER...", as series took it
+ *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER...", as taken
  *
  * Read-only files have no write bit, so they still open under kernel
  * lockdown, which refuses every debugfs file that has one. Everything goes

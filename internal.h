@@ -200,8 +200,8 @@ struct perfkmod_named {
  * @series: the series; it reads named counters, which del refuses to
  *	release while it exists.
  * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
- * @args: the rest of the command that made it, "INTERVAL COUNTER...";
- *	kept in the same allocation, after @name.
+ * @args: the rest of the command that made it, "INTERVAL[,records=N]
+ *	COUNTER..."; kept in the same allocation, after @name.
  * @name: its name, in the namespace of the named counters.
  *
  * Like a named counter's, the files of series/@name/ reach it through

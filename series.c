@@ -241,12 +241,12 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 		return -EINVAL;
 	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
 		return -EINVAL;
-	for (i = 0; i < cfg->nr_counters; i++)
-		if (IS_ERR_OR_NULL(cfg->counters[i]))
-			return -EINVAL;
-	*task = counter_task(cfg->counters[0]);
 	for (i = 0; i < cfg->nr_counters; i++) {
 		c = cfg->counters[i];
+		if (IS_ERR_OR_NULL(c))
+			return -EINVAL;
+		if (!i)
+			*task = counter_task(c);
 		if (*task ? counter_task(c) != *task :
 			    c->config.target != PERFKMOD_TARGET_ALL_CPUS)
 			return -EINVAL;
