@@ -4,6 +4,7 @@
 
     bench/table.py [--smoke] ICOUNT_LOG WALL_LOG
 
+WALL_LOG "-": no wall boot (scripts/bench.sh --only).
 Reads the "PERFKMOD-BENCH KEY VALUE" lines that bench/perfkmod_bench.c and
 bench/guest/bench.sh log (several values of one key: their median). Each
 row is perfkmod's figure next to its raw-perf anchor from the same boot:
@@ -98,15 +99,19 @@ def disp(src):
         Row("raw perf event, bare handler (anchor)", k + "raw.ns"),
         Row("perfkmod trampoline, 0 callbacks", k + "pk0.ns", k + "raw.ns"),
         Row("perfkmod, 1 direct callback", k + "pk1.ns", k + "raw.ns",
-            "<= 1.10x"),
+            "<= 1.08x" if src == "bp" else "<= 1.05x"),
         Row("perfkmod, 8 direct callbacks", k + "pk8.ns", k + "raw.ns"),
         Row("perfkmod, 64 direct callbacks", k + "pk64.ns", k + "raw.ns"),
         Row("perfkmod, 1 deferred (IRQ) callback, delivery included",
             k + "pkdefer.ns", k + "raw.ns"),
+        Row("deferred (IRQ) delivery over a direct callback", None,
+            derive=lambda v: None if get(v, k + "pkdefer.ns") is None else
+            get(v, k + "pkdefer.ns") - get(v, k + "pk1.ns"),
+            target="<= 250", needs=[k + "pkdefer.ns", k + "pk1.ns"]),
         Row("each direct callback beyond the first", None,
             derive=lambda v: None if get(v, k + "pk64.ns") is None else
             (get(v, k + "pk64.ns") - get(v, k + "pk1.ns")) / 63,
-            target="small constant", needs=[k + "pk64.ns", k + "pk1.ns"]),
+            target="<= 15", needs=[k + "pk64.ns", k + "pk1.ns"]),
     ] + ([
         Row("of which local_clock(), timed alone in a loop",
             "dispatch.local_clock.ns"),
@@ -178,7 +183,7 @@ SECTIONS = [
      disp("clock"), lambda v: [dispatch_note(v, "clock")]),
     ("2. In-kernel read (per read)", [
         Row("one-CPU counter: perfkmod_counter_read vs perf_event_read_value",
-            "read.cpu.pk.ns", "read.cpu.raw.ns", "<= 1.10x"),
+            "read.cpu.pk.ns", "read.cpu.raw.ns", "<= 1.05x"),
         Row("one-CPU context-switches: perfkmod_counter_read_local vs the PMU "
             "read with IRQs off",
             "read.local.cs.pk.ns", "read.local.cs.raw.ns", "<= 100 instr."),
@@ -194,16 +199,17 @@ SECTIONS = [
     ("3. Userspace read (per read)", [
         Row("perf_event_open fd read() (anchor)", "uread.perf.ns"),
         Row("debugfs value, held open, pread() vs perf fd read()",
-            "uread.debugfs.ns", "uread.perf.ns", "<= 1.5x"),
+            "uread.debugfs.ns", "uread.perf.ns", "<= 1.3x"),
         Row("summary of 64 counters, one read vs 64 value reads",
-            "uread.summary64.ns", "uread.single64.ns", "<= 0.10x"),
+            "uread.summary64.ns", "uread.single64.ns", "<= 0.20x"),
         Row("metrics of 64 counters, one read vs 64 value reads",
-            "uread.metrics64.ns", "uread.single64.ns", "<= 0.10x"),
+            "uread.metrics64.ns", "uread.single64.ns", "<= 0.50x"),
     ], lambda v: [f"summary of 64 counters {int(v.get('uread.summary64.bytes', -1))} "
                   f"bytes, metrics {int(v.get('uread.metrics64.bytes', -1))} bytes"]),
     ("4. Scale: per counter created / released (one-CPU cpu-clock, counting)",
      [Row(f"{what} {n}", f"scale.{n}.pk.{what}.ns", f"scale.{n}.raw.{what}.ns",
-          "4096 work" if n == 4096 and what == "create" else "",
+          "4096 work" if n == 4096 and what == "create" else
+          "<= 1.3x" if n == 1 else "",
           skip=f"scale.{n}.skipped")
       for n in (1, 64, 1024, 4096) for what in ("create", "release")] + [
         Row("kernel memory per counter, bytes (slab + percpu)",
@@ -247,7 +253,9 @@ def main():
     if len(args) != 2:
         sys.exit(__doc__)
     ic, ic_err = parse(args[0])
-    wl, wl_err = parse(args[1])
+    partial = args[1] == "-"
+    wl, wl_err = parse(args[1]) if not partial else ({}, [])
+    present = (("icount", ic),) if partial else (("icount", ic), ("wall", wl))
     na = "uread.debugfs.na" in ic or "uread.debugfs.na" in wl
 
     head = ("", "icount: perfkmod", "anchor", "ratio", "wall ns: perfkmod",
@@ -259,12 +267,16 @@ def main():
           "(-icount shift=0), wall figures nanoseconds")
     produced, skipped, missing = 0, 0, []
     for title, rows, notes in SECTIONS:
+        if partial and not any(r.values(ic)[0] is not None for r in rows):
+            continue
         print()
         print(title)
         print(line)
         for r in rows:
             a, b = r.values(ic)
             c, d = r.values(wl)
+            if partial and a is None:
+                continue
             debugfs = r.key and r.key.startswith("uread.") and \
                 r.key != "uread.perf.ns"
             if debugfs and na:
@@ -296,11 +308,11 @@ def main():
             print(" ".join(str(x).rjust(w) if i else str(x).ljust(w)
                            for i, (x, w) in enumerate(zip(out, widths))))
         if notes:
-            for mode, v in (("icount", ic), ("wall", wl)):
+            for mode, v in present:
                 for n in notes(v):
                     print(f"    {mode}: {n}")
     print()
-    for mode, v in (("icount", ic), ("wall", wl)):
+    for mode, v in present:
         print(f"{mode}: {int(v.get('cpus', 0))} CPUs, perf_event_max_sample_rate "
               f"{int(v.get('max_sample_rate.before', 0))} before the workload runs, "
               f"{int(v.get('max_sample_rate.after', 0))} after")

@@ -4,7 +4,7 @@
 # "make bench": perfkmod's costs next to raw perf, measured in Debian's own
 # 6.1 kernel (no KASAN, no lockdep) under QEMU, printed as one table.
 #
-#   scripts/bench.sh [--smoke]
+#   scripts/bench.sh [--smoke] [--only PART,...]
 #
 # Builds perfkmod, the benchmark module (bench/perfkmod_bench.c) and the
 # guest's static programs (bench/helpers/), makes an initramfs, and boots
@@ -21,13 +21,23 @@
 # Each figure is reported next to its raw-perf anchor from the same boot,
 # and as the ratio of the two in each boot (bench/table.py). --smoke runs
 # tiny counts and checks only that every row was produced (CI's
-# bench-smoke lane); it times nothing. Logs stay in .build/bench[-smoke]/.
+# bench-smoke lane); it times nothing. --only, for working on one cost:
+# the icount boot alone, running only the PARTs named (workload, series,
+# dispatch, read, scale, memory, uread); the other rows show "-". Logs
+# stay in .build/bench[-smoke]/.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-smoke=0
-[ "${1:-}" = --smoke ] && smoke=1
+smoke=0 only=all modes="icount wall"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) smoke=1 ;;
+	--only) only=$2 modes=icount; shift ;;
+	*) echo "usage: $0 [--smoke] [--only PART,...]" >&2; exit 2 ;;
+	esac
+	shift
+done
 name=bench
 [ $smoke = 1 ] && name=bench-smoke
 dir=$top/.build/$name
@@ -57,9 +67,11 @@ done
 "$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src" \
 	"$dir/helpers" "$top/bench/guest"
 
-args=(perfkmod_lane=bench perfkmod_run=bench.sh perfkmod_bench_smoke=$smoke)
+args=(perfkmod_lane=bench perfkmod_run=bench.sh perfkmod_bench_smoke=$smoke
+	perfkmod_bench_only=$only)
 # One QEMU at a time: the two boots run one after the other.
-for mode in icount wall; do
+rm -f "$dir"/console-*.log
+for mode in $modes; do
 	extra= smp=4
 	[ $mode = icount ] && extra="-icount shift=0" smp=1
 	echo "bench: booting Debian's $KVER kernel, $smp CPUs, $mode mode..."
@@ -74,5 +86,7 @@ done
 
 table_args=()
 [ $smoke = 1 ] && table_args=(--smoke)
+wall=$dir/console-wall.log
+[ "$modes" = icount ] && wall=-
 "$top/bench/table.py" "${table_args[@]}" "$dir/console-icount.log" \
-	"$dir/console-wall.log" | tee "$dir/table.txt"
+	"$wall" | tee "$dir/table.txt"

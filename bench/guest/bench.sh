@@ -20,6 +20,14 @@ else
 	hold=4096 ureads=20000 reps=5 turns=20000000
 fi
 
+# perfkmod_bench_only=PART,...: only these parts (scripts/bench.sh --only)
+want() {
+	case ",${perfkmod_bench_only:-all}," in
+	*,all,* | *,$1,*) return 0 ;;
+	esac
+	return 1
+}
+
 bench() {
 	insmod $MODDIR/perfkmod_bench.ko $params "$@" ||
 		log "PERFKMOD-BENCH-ERROR insmod perfkmod_bench $*"
@@ -75,7 +83,7 @@ insmod $MODDIR/perfkmod.ko max_counters=65536 ||
 
 # Workload overhead first, with perf's default throttling limits.
 log "PERFKMOD-BENCH max_sample_rate.before $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
-bench sections=workload
+want workload && bench sections=workload
 log "PERFKMOD-BENCH max_sample_rate.after $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 
 # Time series, from user space as a user meets them: a CPU-bound program
@@ -83,70 +91,77 @@ log "PERFKMOD-BENCH max_sample_rate.after $(cat /proc/sys/kernel/perf_event_max_
 # counters at 1 and 10 kHz, and with perfkstat stat -I polling the same
 # four counters every 1 and 10 ms on CPU 0 beside it (-I takes
 # milliseconds: it cannot ask for 10 kHz), in turn, median of the reps.
-C=/sys/kernel/debug/perfkmod/control
-for e in context-switches page-faults cpu-migrations minor-faults; do
-	echo "add s-$e $e" >$C
-done
-series_run() {
-	echo "series bench $1 s-context-switches s-page-faults s-cpu-migrations s-minor-faults" >$C
-	spinwork $turns >>/tmp/series.$2
-	log "PERFKMOD-BENCH work.series.$2.dropped $(cat /sys/kernel/debug/perfkmod/series/bench/dropped)"
-	echo "del bench" >$C
+series_section() {
+	C=/sys/kernel/debug/perfkmod/control
+	for e in context-switches page-faults cpu-migrations minor-faults; do
+		echo "add s-$e $e" >$C
+	done
+	series_run() {
+		echo "series bench $1 s-context-switches s-page-faults s-cpu-migrations s-minor-faults" >$C
+		spinwork $turns >>/tmp/series.$2
+		log "PERFKMOD-BENCH work.series.$2.dropped $(cat /sys/kernel/debug/perfkmod/series/bench/dropped)"
+		echo "del bench" >$C
+	}
+	poll_run() {
+		taskset -c 0 perfkstat stat -I $1 -x, s-context-switches s-page-faults \
+			s-cpu-migrations s-minor-faults >/dev/null &
+		poller=$!
+		sleep 1
+		spinwork $turns >>/tmp/series.$2
+		kill $poller
+		wait $poller 2>/dev/null
+	}
+	rm -f /tmp/series.*
+	spinwork $turns >/dev/null	# warm-up
+	i=0
+	while [ $i -lt $reps ]; do
+		spinwork $turns >>/tmp/series.none
+		series_run 1ms 1000
+		series_run 100us 10000
+		poll_run 1 poll1000
+		poll_run 10 poll100
+		i=$((i + 1))
+	done
+	for f in /tmp/series.*; do
+		log "PERFKMOD-BENCH work.series.${f#/tmp/series.}.run $(sort -n "$f" |
+			awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+	done
+	# Records per interval: a series at 1 ms while spinwork runs on CPU 0 (20
+	# million turns however small the run: about 0.14 s of guest time). Under
+	# -icount guest time is instructions executed and the timer is never
+	# late, so CPU 0 records every interval its records span; under plain TCG
+	# intervals are skipped when the host runs late.
+	echo "series interval 1ms s-context-switches" >$C
+	cat /sys/kernel/debug/perfkmod/series/interval/records >/dev/null
+	spinwork 20000000 >/dev/null
+	cat /sys/kernel/debug/perfkmod/series/interval/records | awk '
+		$2 == 0 { n++; if (!first) first = $1; last = $1 }
+		END {
+			print "PERFKMOD-BENCH series.interval.records " n
+			printf "PERFKMOD-BENCH series.interval.spanned %d\n", (last - first) / 1e6 + 1.5
+		}' | while IFS= read -r line; do
+		log "$line"
+	done
+	echo "del interval" >$C
+	for e in context-switches page-faults cpu-migrations minor-faults; do
+		echo "del s-$e" >$C
+	done
 }
-poll_run() {
-	taskset -c 0 perfkstat stat -I $1 -x, s-context-switches s-page-faults \
-		s-cpu-migrations s-minor-faults >/dev/null &
-	poller=$!
-	sleep 1
-	spinwork $turns >>/tmp/series.$2
-	kill $poller
-	wait $poller 2>/dev/null
-}
-rm -f /tmp/series.*
-spinwork $turns >/dev/null	# warm-up
-i=0
-while [ $i -lt $reps ]; do
-	spinwork $turns >>/tmp/series.none
-	series_run 1ms 1000
-	series_run 100us 10000
-	poll_run 1 poll1000
-	poll_run 10 poll100
-	i=$((i + 1))
-done
-for f in /tmp/series.*; do
-	log "PERFKMOD-BENCH work.series.${f#/tmp/series.}.run $(sort -n "$f" |
-		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
-done
-# Records per interval: a series at 1 ms while spinwork runs on CPU 0 (20
-# million turns however small the run: about 0.14 s of guest time). Under
-# -icount guest time is instructions executed and the timer is never
-# late, so CPU 0 records every interval its records span; under plain TCG
-# intervals are skipped when the host runs late.
-echo "series interval 1ms s-context-switches" >$C
-cat /sys/kernel/debug/perfkmod/series/interval/records >/dev/null
-spinwork 20000000 >/dev/null
-cat /sys/kernel/debug/perfkmod/series/interval/records | awk '
-	$2 == 0 { n++; if (!first) first = $1; last = $1 }
-	END {
-		print "PERFKMOD-BENCH series.interval.records " n
-		printf "PERFKMOD-BENCH series.interval.spanned %d\n", (last - first) / 1e6 + 1.5
-	}' | while IFS= read -r line; do
-	log "$line"
-done
-echo "del interval" >$C
-for e in context-switches page-faults cpu-migrations minor-faults; do
-	echo "del s-$e" >$C
-done
+want series && series_section
 
 # Dispatch overflows one per write: lift the rate limits perf would
 # otherwise throttle that at (the order matters: the rate is refused
 # once throttling is off).
 echo 10000000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
-bench sections=dispatch,read,scale
+sections=
+for s in dispatch read scale; do
+	want $s && sections=$sections${sections:+,}$s
+done
+[ -n "$sections" ] && bench sections=$sections
 
 # The all-CPUs read again with 2 CPUs online.
-if [ -e /sys/devices/system/cpu/cpu3/online ]; then
+if want read && [ -e /sys/devices/system/cpu/cpu3/online ]; then
 	echo 0 >/sys/devices/system/cpu/cpu3/online
 	echo 0 >/sys/devices/system/cpu/cpu2/online
 	bench sections=read
@@ -154,10 +169,12 @@ if [ -e /sys/devices/system/cpu/cpu3/online ]; then
 	echo 1 >/sys/devices/system/cpu/cpu3/online
 fi
 
-memory raw
-memory perfkmod
+if want memory; then
+	memory raw
+	memory perfkmod
+fi
 
-ureadbench $ureads 2>&1 | while IFS= read -r line; do
+want uread && ureadbench $ureads 2>&1 | while IFS= read -r line; do
 	log "$line"
 done
 
