@@ -14,6 +14,7 @@
  *	counters/NAME/overflow	0400 sampling counters: overflow statistics
  *	series/NAME/records	0400 the records of a series, drained as read
  *	series/NAME/dropped	0400 records lost to a full ring
+ *	series/NAME/skipped	0400 intervals a late or slow timer let pass
  *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER...", as taken
  *
  * Read-only files have no write bit, so they still open under kernel
@@ -288,14 +289,19 @@ static const struct file_operations records_fops = {
 	.release = records_release,
 };
 
-static int dropped_show(struct seq_file *m, void *v)
+static int dropped_get(void *data, u64 *val)
 {
-	struct perfkmod_named_series *ns = m->private;
-
-	seq_printf(m, "%llu\n", perfkmod_series_dropped(ns->series));
+	*val = perfkmod_series_dropped(((struct perfkmod_named_series *)data)->series);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(dropped);
+DEFINE_DEBUGFS_ATTRIBUTE(dropped_fops, dropped_get, NULL, "%llu\n");
+
+static int skipped_get(void *data, u64 *val)
+{
+	*val = perfkmod_series_skipped(((struct perfkmod_named_series *)data)->series);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(skipped_fops, skipped_get, NULL, "%llu\n");
 
 static int series_spec_show(struct seq_file *m, void *v)
 {
@@ -322,7 +328,9 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
 	debugfs_create_file("records", 0400, ns->dir, ns, &records_fops);
-	debugfs_create_file("dropped", 0400, ns->dir, ns, &dropped_fops);
+	/* _unsafe: DEFINE_DEBUGFS_ATTRIBUTE's files guard themselves */
+	debugfs_create_file_unsafe("dropped", 0400, ns->dir, ns, &dropped_fops);
+	debugfs_create_file_unsafe("skipped", 0400, ns->dir, ns, &skipped_fops);
 	debugfs_create_file("spec", 0400, ns->dir, ns, &series_spec_fops);
 }
 

@@ -622,10 +622,15 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * later) reads the counters' share of the CPU every @config.interval_ns,
  * in hard interrupt context, and appends a record to the CPU's ring. A
  * record that finds the ring full is dropped and counted
- * (perfkmod_series_dropped()). A CPU that goes offline stops recording
- * until it comes back. The calling module owns the series: if it unloads
- * without releasing it, perfkmod releases it (before the module's
- * counters).
+ * (perfkmod_series_dropped()). A CPU's next tick comes no sooner after
+ * the end of one than that one held the CPU, from when it was due (up to
+ * an interval late) to its end: a tick slower than half its interval (a
+ * debug or emulated kernel; several series) lets intervals pass rather
+ * than take the CPU. Intervals passed without a record, so, or because
+ * the timer came late, are counted (perfkmod_series_skipped()). A CPU
+ * that goes offline stops recording until it comes back. The calling
+ * module owns the series: if it unloads without releasing it, perfkmod
+ * releases it (before the module's counters).
  *
  * A series of one task's counters follows the task: a CPU's timer records
  * only when it interrupts the task, and the task records as it leaves a
@@ -683,6 +688,20 @@ int perfkmod_series_read(struct perfkmod_series *series, int cpu,
  * Return: the records dropped so far, summed over the CPUs.
  */
 u64 perfkmod_series_dropped(struct perfkmod_series *series);
+
+/**
+ * perfkmod_series_skipped() - intervals that passed unrecorded
+ * @series: the series.
+ *
+ * Intervals a CPU's timer let pass without a record because it came late
+ * or its ticks took more than half the interval (see
+ * perfkmod_series_create()); a task series' intervals while the task ran
+ * elsewhere are not among them.
+ *
+ * Context: any context; takes no lock.
+ * Return: the intervals skipped so far, summed over the CPUs.
+ */
+u64 perfkmod_series_skipped(struct perfkmod_series *series);
 
 /* The longest event spec perfkmod_parse() takes, without the final NUL. */
 #define PERFKMOD_SPEC_MAX	256

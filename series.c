@@ -39,6 +39,8 @@ struct perfkmod_series_cpu {
 	unsigned long tail;
 	/* records that found the ring full; written by its producers only */
 	u64 dropped;
+	/* intervals the timer let pass unrecorded; written by it only */
+	u64 skipped;
 	struct perfkmod_series_record *ring;
 };
 
@@ -115,7 +117,8 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 	struct perfkmod_series_cpu *sc = container_of(timer,
 			struct perfkmod_series_cpu, timer);
 	struct perfkmod_series *s = sc->series;
-	ktime_t start = hrtimer_cb_get_time(timer), end;
+	ktime_t start = hrtimer_cb_get_time(timer), end, busy;
+	u64 intervals;
 
 	/* a task series: only while the task runs here, until it is gone */
 	if (s->task) {
@@ -128,14 +131,19 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 	}
 	series_record(s, sc);
 	/*
-	 * The next interval at least as far from now as this one took: a
-	 * tick slower than the interval (a debug or emulated kernel) skips
-	 * intervals, unrecorded as late timers' are, rather than take the
-	 * whole CPU.
+	 * The next expiry no sooner after this tick's end than the tick held
+	 * the CPU: from its expiry (interrupt entry, the timers that ran
+	 * before it), or if it came later than an interval (interrupts were
+	 * off) from its start. A tick slower than half its interval (a debug
+	 * or emulated kernel, several series) skips intervals, counted,
+	 * rather than take the whole CPU.
 	 */
-	end = ktime_get();
-	hrtimer_forward(timer, ktime_add(end, ktime_sub(end, start)),
-			s->interval);
+	end = hrtimer_cb_get_time(timer);
+	busy = min(ktime_sub(end, hrtimer_get_expires(timer)), s->interval);
+	busy = max(busy, ktime_sub(end, start));
+	intervals = hrtimer_forward(timer, ktime_add(end, busy), s->interval);
+	if (intervals > 1)
+		WRITE_ONCE(sc->skipped, sc->skipped + intervals - 1);
 	return HRTIMER_RESTART;
 }
 
@@ -303,18 +311,21 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		if (err)
 			goto err_rings;
 	}
+	/* before the timers read them: a counter's release warns meanwhile */
+	for (i = 0; i < config->nr_counters; i++)
+		atomic_inc(&s->counters[i]->series_users);
 	/* starts the timer of each online CPU, on that CPU */
 	err = cpuhp_state_add_instance(series_hp_state, &s->node);
 	if (err)
-		goto err_switch;
-	for (i = 0; i < config->nr_counters; i++)
-		atomic_inc(&s->counters[i]->series_users);
+		goto err_users;
 	mutex_lock(&perfkmod_series_mutex);
 	list_add_tail(&s->all, &perfkmod_series_list);
 	mutex_unlock(&perfkmod_series_mutex);
 	return s;
 
-err_switch:
+err_users:
+	for (i = 0; i < config->nr_counters; i++)
+		atomic_dec(&s->counters[i]->series_users);
 	release_switch_event(s);
 err_rings:
 	free_rings(s);
@@ -360,7 +371,7 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 	sc = per_cpu_ptr(s->cpus, cpu);
 	mutex_lock(&s->read_lock);
 	tail = sc->tail;
-	/* pairs with smp_store_release() in series_tick() */
+	/* pairs with smp_store_release() in series_record() */
 	head = smp_load_acquire(&sc->head);
 	while (tail != head && n < max)
 		records[n++] = sc->ring[tail++ & s->mask];
@@ -381,6 +392,17 @@ u64 perfkmod_series_dropped(struct perfkmod_series *s)
 	return sum;
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_dropped);
+
+u64 perfkmod_series_skipped(struct perfkmod_series *s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(s->cpus, cpu)->skipped);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
 
 /**
  * perfkmod_series_release_owner() - release the series a module left

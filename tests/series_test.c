@@ -435,11 +435,47 @@ static void under_hotplug(struct kunit *test)
 	kunit_info(test, "%d hotplug cycles; CPU 1 back: %d records in 50 ms", cycles, n);
 }
 
+/*
+ * A timer that comes late lets the intervals in between pass unrecorded,
+ * and counts them: CPU 0's timer held off for 20 ms of 1 ms intervals
+ * (interrupts off there) skips at least 10 of them, and records again
+ * soon after (the late tick delays the next by an interval at most).
+ */
+static void late_timer_skips(struct kunit *test)
+{
+	struct perfkmod_counter *c[1] = {
+		all_cpus(test, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	u64 skipped;
+	int n;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(0)), 0);
+	s = new_series(test, c, 1, NSEC_PER_MSEC, RECS);
+	usleep_range(5000, 6000);
+	skipped = perfkmod_series_skipped(s);
+	local_irq_disable();
+	mdelay(20);
+	/* the late tick runs now, here */
+	local_irq_enable();
+	skipped = perfkmod_series_skipped(s) - skipped;
+	KUNIT_EXPECT_GE(test, skipped, 10);
+	drain(test, s, 0, recs);
+	usleep_range(10000, 11000);
+	n = drain(test, s, 0, recs);
+	KUNIT_EXPECT_GT(test, n, 0);
+	kunit_info(test, "%llu intervals skipped; then %d records in 10 ms", skipped, n);
+}
+
 static struct kunit_case perfkmod_series_cases[] = {
 	KUNIT_CASE(records_per_interval),
 	KUNIT_CASE(follows_task),
 	KUNIT_CASE(hardware_counter),
 	KUNIT_CASE(drops_counted),
+	KUNIT_CASE(late_timer_skips),
 	KUNIT_CASE(bad_configs),
 	KUNIT_CASE_SLOW(under_hotplug),
 	{}

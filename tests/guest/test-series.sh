@@ -46,9 +46,10 @@ check layout-series-dir test -d $S
 
 # series: its files, its listing
 check series-add kw ok "series s1 1ms,records=65536 pf cs"
-for f in records dropped spec; do
+for f in records dropped skipped spec; do
 	check series-files-$f mode $S/s1/$f 400
 done
+check series-skipped-number grep -qx "[0-9][0-9]*" $S/s1/skipped
 check series-spec grep -qx "1ms,records=65536 pf cs" $S/s1/spec
 check series-listed grep -qx "series s1 1ms,records=65536 pf cs" $C
 check series-listed-after-counters sh -c "tail -1 $C | grep -q '^series s1 '"
