@@ -28,4 +28,20 @@
 #define PERF_COUNT_SW_CGROUP_SWITCHES	11
 #endif
 
+/*
+ * An irq_work that runs from the next tick rather than raising an interrupt
+ * (unless the tick is stopped). 5.10 has the flag but not the initialiser.
+ */
+#include <linux/irq_work.h>
+static inline void perfkmod_init_irq_work_lazy(struct irq_work *work,
+					       void (*func)(struct irq_work *))
+{
+#ifdef PERFKMOD_HAVE_IRQ_WORK_INIT_LAZY
+	*work = IRQ_WORK_INIT_LAZY(func);
+#else
+	init_irq_work(work, func);
+	atomic_set(&work->flags, IRQ_WORK_LAZY);
+#endif
+}
+
 #endif /* _PERFKMOD_COMPAT_H */

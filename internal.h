@@ -7,6 +7,7 @@
 #define _PERFKMOD_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -90,8 +91,9 @@ struct perfkmod_cpu {
  *	so it may be taken under cpu_hotplug_lock (a reader in
  *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
  *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and
- *	by cpuhp_state_add/remove_instance), @lock, then perf's context
- *	mutexes. perfkmod_named_mutex is also held while waiting for
+ *	by the series' cpuhp_state_add/remove_instance), @lock, then perf's
+ *	context mutexes; perfkmod_counters_mutex (perfkmod.c) is a leaf,
+ *	under cpu_hotplug_lock or none of these. perfkmod_named_mutex is also held while waiting for
  *	@hotplug_work (which takes @sync_lock) and for debugfs readers (which
  *	take perfkmod_named.lock or @lock), which the order allows.
  * @enabled: counting is on; a CPU that comes online gets its event in this
@@ -100,24 +102,32 @@ struct perfkmod_cpu {
  * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
- * @cpus: the per-CPU events of an all-CPUs or one-CPU counter (a one-CPU
- *	counter has an event on its CPU only); NULL for a task counter.
+ * @cpus: the per-CPU events of an all-CPUs counter; NULL otherwise.
+ * @one: the events of a one-CPU counter (of its CPU only: no per-CPU
+ *	array, for its memory and its create and release). Reach a per-CPU
+ *	counter's CPU through perfkmod_cpu_share().
  * @releasing: perfkmod_counter_release() has begun; set under @lock.
  * @owner: the module that created the counter.
- * @all: entry in perfkmod_counters, under perfkmod_counters_mutex.
- * @node: a per-CPU counter's entry in perfkmod's CPU hotplug state.
+ * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
+ *	callbacks walk, or in perfkmod_task_counters; under
+ *	perfkmod_counters_mutex.
+ * @sync_queued: @hotplug_work was queued once at least; set before each
+ *	time (WRITE_ONCE()), so that a release after the counter was taken
+ *	off its list (the callbacks queue it under perfkmod_counters_mutex)
+ *	or after create (which may queue it) reads it right.
  * @hotplug_work: brings the events of a per-CPU counter in line with the
  *	online CPUs, in a workqueue, after the hotplug callback queued it (at
  *	once), or queued by itself (later) while a CPU is between states.
- * @callbacks: the registered callbacks, an RCU list the trampoline walks;
- *	changed under perfkmod_callback_mutex.
- * @stats: overflow statistics.
+ * @direct: the registered direct callbacks, an RCU list the trampoline
+ *	walks first; changed under perfkmod_callback_mutex.
+ * @deferred: the registered deferred callbacks, likewise, walked next.
+ * @stats: overflow statistics; NULL for a counting counter.
  * @limit: overflows left to deliver before the counter stops; -1 for no
  *	limit, 0 for stopped. Atomic: the trampoline decrements it.
  * @stop_irq_work: queued by the trampoline to stop the counter from NMI.
  * @stop_work: what @stop_irq_work queues: disables the counter.
  * @detaching: callbacks of this counter that perfkmod_callback_unregister()
- *	or a module going away took off @callbacks and is still waiting for
+ *	or a module going away took off its lists and is still waiting for
  *	(their deferred deliveries use the counter): the counter's release
  *	waits for them too. Raised under perfkmod_callback_mutex.
  * @series_users: the series that read this counter, which must be released
@@ -128,22 +138,48 @@ struct perfkmod_counter {
 	struct mutex sync_lock;	/* see above: what it serialises, lock order */
 	struct mutex lock;	/* see above: what it protects, lock order */
 	bool enabled;
+	bool releasing;
+	bool sync_queued;
+	atomic_t limit;
 	struct perf_event *event;
 	u64 base;
 	struct perfkmod_cpu __percpu *cpus;
-	bool releasing;
+	struct perfkmod_cpu one;
 	struct module *owner;
 	struct list_head all;
-	struct hlist_node node;
 	struct delayed_work hotplug_work;
-	struct list_head callbacks;
+	struct list_head direct;
+	struct list_head deferred;
 	struct perfkmod_pcpu_stats __percpu *stats;
-	atomic_t limit;
 	struct irq_work stop_irq_work;
 	struct work_struct stop_work;
 	atomic_t detaching;
 	atomic_t series_users;
 };
+
+/* Whether @c has events per CPU (all CPUs, or one): not a task's. */
+static inline bool perfkmod_per_cpu(const struct perfkmod_counter *c)
+{
+	return c->config.target != PERFKMOD_TARGET_TASK;
+}
+
+/*
+ * The CPUs a per-CPU counter counts on: its one CPU, or every possible one.
+ * cpumask_of() is good for every CPU below nr_cpu_ids, which create checks.
+ */
+static inline const struct cpumask *
+perfkmod_counted_cpus(const struct perfkmod_counter *c)
+{
+	return c->config.target == PERFKMOD_TARGET_CPU ?
+	       cpumask_of(c->config.cpu) : cpu_possible_mask;
+}
+
+/* The share of counted CPU @cpu of a per-CPU counter. */
+static inline struct perfkmod_cpu *
+perfkmod_cpu_share(struct perfkmod_counter *c, int cpu)
+{
+	return c->cpus ? per_cpu_ptr(c->cpus, cpu) : &c->one;
+}
 
 /*
  * Whether a config samples. perfkmod_counter_set_period() rewrites the

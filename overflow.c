@@ -8,8 +8,8 @@
  * (hrtimer software events), an exception (breakpoints) or the context of
  * the instrumented code (other software events, tracepoints). So it takes
  * no lock, allocates nothing and never sleeps. It walks the counter's
- * callbacks under rcu_read_lock() (allowed in NMI); unregistering waits
- * for an RCU grace period, which also waits for NMI handlers
+ * callbacks under rcu_read_lock_sched() (allowed in NMI); unregistering
+ * waits for an RCU grace period, which also waits for NMI handlers
  * (Documentation/RCU/NMI-RCU.rst), so a callback never runs after
  * perfkmod_callback_unregister() returns.
  *
@@ -19,7 +19,12 @@
  * published with a per-slot sequence number; a full ring drops the sample.
  * The consumer is the callback's irq_work on that CPU, or the work it
  * queues for process-context callbacks (work items never run concurrently
- * with themselves): one consumer at a time.
+ * with themselves): one consumer at a time. Samples go in batches: each
+ * push queues the lazy irq_work, which runs from the CPU's next tick (at
+ * once if the tick is stopped), and a push that leaves the ring half full
+ * queues the kick, which raises an interrupt; both run the same consumer,
+ * in hard IRQ on that CPU (in its irq_work thread on PREEMPT_RT), so never
+ * at the same time.
  */
 #include <linux/module.h>
 #include <linux/perf_event.h>
@@ -56,7 +61,8 @@ struct perfkmod_ring {
 struct perfkmod_cb_cpu {
 	struct perfkmod_pcpu_stats stats;
 	struct perfkmod_ring *ring;	/* deferred delivery only */
-	struct irq_work irq_work;	/* consumes the ring, or queues @work */
+	struct irq_work lazy;		/* consumes the ring, or queues @work */
+	struct irq_work kick;		/* the same, at once */
 	struct work_struct work;	/* consumes the ring in process context */
 	struct perfkmod_callback *cb;
 };
@@ -121,8 +127,13 @@ static struct perfkmod_ring *ring_alloc(unsigned int size, int cpu)
 	return r;
 }
 
-/* Producer: any context on the ring's CPU, NMI included; may nest. */
-static bool ring_push(struct perfkmod_ring *r, const struct perfkmod_sample *s)
+/*
+ * Producer: any context on the ring's CPU, NMI included; may nest.
+ * Return: the samples in the ring once @s is (about: the consumer may be
+ * taking some), or 0 when it was full.
+ */
+static unsigned int ring_push(struct perfkmod_ring *r,
+			      const struct perfkmod_sample *s)
 {
 	int pos = atomic_read(&r->head);
 	struct perfkmod_slot *slot;
@@ -133,7 +144,7 @@ static bool ring_push(struct perfkmod_ring *r, const struct perfkmod_sample *s)
 		/* pairs with the release in ring_pop() */
 		diff = atomic_read_acquire(&slot->seq) - pos;
 		if (diff < 0)
-			return false;	/* full */
+			return 0;	/* full */
 		if (diff > 0)		/* another producer took it: catch up */
 			pos = atomic_read(&r->head);
 		else if (atomic_try_cmpxchg_relaxed(&r->head, &pos, pos + 1))
@@ -142,7 +153,7 @@ static bool ring_push(struct perfkmod_ring *r, const struct perfkmod_sample *s)
 	slot->sample = *s;
 	/* pairs with the acquire in ring_pop() */
 	atomic_set_release(&slot->seq, pos + 1);
-	return true;
+	return pos + 1 - READ_ONCE(r->tail);
 }
 
 /* Consumer: one at a time. False when empty or the next slot is unwritten. */
@@ -155,7 +166,7 @@ static bool ring_pop(struct perfkmod_ring *r, struct perfkmod_sample *s)
 		return false;
 	*s = slot->sample;
 	atomic_set_release(&slot->seq, pos + r->mask + 1);
-	r->tail = pos + 1;
+	WRITE_ONCE(r->tail, pos + 1);
 	return true;
 }
 
@@ -172,15 +183,22 @@ static void deliver(struct perfkmod_cb_cpu *pcc)
 	}
 }
 
-static void deliver_irq_work(struct irq_work *work)
+static void consume(struct perfkmod_cb_cpu *pcc)
 {
-	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
-						   irq_work);
-
 	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
 		schedule_work(&pcc->work);
 	else
 		deliver(pcc);
+}
+
+static void deliver_lazy(struct irq_work *work)
+{
+	consume(container_of(work, struct perfkmod_cb_cpu, lazy));
+}
+
+static void deliver_kick(struct irq_work *work)
+{
+	consume(container_of(work, struct perfkmod_cb_cpu, kick));
 }
 
 static void deliver_work(struct work_struct *work)
@@ -188,22 +206,21 @@ static void deliver_work(struct work_struct *work)
 	deliver(container_of(work, struct perfkmod_cb_cpu, work));
 }
 
-/* Hand one overflow to one callback. Context: the trampoline's. */
-static void offer(struct perfkmod_callback *cb,
+/* Queue one overflow for a deferred callback. Context: the trampoline's. */
+static void defer(struct perfkmod_callback *cb,
 		  struct perfkmod_pcpu_stats __percpu *cs,
-		  const struct perfkmod_sample *s, struct pt_regs *regs)
+		  const struct perfkmod_sample *s)
 {
 	struct perfkmod_cb_cpu *pcc = this_cpu_ptr(cb->cpus);
+	unsigned int held = ring_push(pcc->ring, s);
 
-	this_cpu_inc(cb->cpus->stats.overflows);
-	if (cb->delivery == PERFKMOD_DELIVER_DIRECT) {
-		cb->fn(s, regs, cb->context);
-		this_cpu_inc(cb->cpus->stats.runs);
-		this_cpu_inc(cs->runs);
-	} else if (ring_push(pcc->ring, s)) {
+	if (held) {
 		this_cpu_inc(cb->cpus->stats.deferred);
 		this_cpu_inc(cs->deferred);
-		irq_work_queue(&pcc->irq_work);
+		if (held > pcc->ring->mask / 2)
+			irq_work_queue(&pcc->kick);
+		else
+			irq_work_queue(&pcc->lazy);
 	} else {
 		this_cpu_inc(cb->cpus->stats.dropped);
 		this_cpu_inc(cs->dropped);
@@ -217,8 +234,15 @@ static void offer(struct perfkmod_callback *cb,
  * @regs: the interrupted registers.
  *
  * Counts the overflow (and perf's throttling), applies the counter's
- * delivery limit, builds a small sample on the stack and offers it to each
- * callback.
+ * delivery limit, builds a small sample on the stack and hands it to each
+ * direct callback, then to each deferred one, stamped with the time.
+ *
+ * Statistics cost one per-CPU increment per callback: a direct callback's
+ * offers are its runs, a deferred one's are its queued and dropped samples
+ * (perfkmod_callback_stats() adds them up).
+ *
+ * Perf calls it with preemption disabled, so an RCU-sched reader costs
+ * next to nothing; synchronize_rcu() waits for those too.
  *
  * Context: NMI-safe: any context perf calls it in. No locks, no allocation.
  */
@@ -226,14 +250,17 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
 	struct perfkmod_counter *c = event->overflow_handler_context;
+	struct perfkmod_pcpu_stats __percpu *stats = c->stats;
+	/* every field is set below: no zeroing of it first (INIT_STACK_*) */
+	struct perfkmod_sample s __uninitialized;
 	struct perfkmod_callback *cb;
-	struct perfkmod_sample s;
+	unsigned long runs = 0;
 	bool last = false;
 	int left;
 
-	this_cpu_inc(c->stats->overflows);
+	this_cpu_inc(stats->overflows);
 	if (READ_ONCE(event->hw.interrupts) == PERF_THROTTLED_INTERRUPTS)
-		this_cpu_inc(c->stats->throttled);
+		this_cpu_inc(stats->throttled);
 
 	if (atomic_read(&c->limit) >= 0) {
 		left = atomic_dec_if_positive(&c->limit);
@@ -243,7 +270,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	}
 
 	s.counter = c;
-	s.time = local_clock();
+	s.time = 0;
 	s.ip = regs ? instruction_pointer(regs) : 0;
 	s.period = data->period;
 	s.count = local64_read(&event->count);
@@ -251,10 +278,20 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	s.pid = task_tgid_nr(current);
 	s.tid = task_pid_nr(current);
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(cb, &c->callbacks, node)
-		offer(cb, c->stats, &s, regs);
-	rcu_read_unlock();
+	rcu_read_lock_sched_notrace();
+	list_for_each_entry_rcu(cb, &c->direct, node) {
+		cb->fn(&s, regs, cb->context);
+		this_cpu_inc(cb->cpus->stats.runs);
+		runs++;
+	}
+	if (runs)
+		this_cpu_add(stats->runs, runs);
+	list_for_each_entry_rcu(cb, &c->deferred, node) {
+		if (!s.time)
+			s.time = local_clock();
+		defer(cb, stats, &s);
+	}
+	rcu_read_unlock_sched_notrace();
 
 	if (last)
 		irq_work_queue(&c->stop_irq_work);
@@ -275,6 +312,8 @@ static void stop_work(struct work_struct *work)
 
 void perfkmod_overflow_stop(struct perfkmod_counter *c)
 {
+	if (!c->stats)
+		return;		/* counting: no overflow to stop */
 	atomic_set(&c->limit, 0);
 	irq_work_queue(&c->stop_irq_work);
 }
@@ -282,6 +321,8 @@ EXPORT_SYMBOL_GPL(perfkmod_overflow_stop);
 
 void perfkmod_overflow_refresh(struct perfkmod_counter *c, unsigned int n)
 {
+	if (!c->stats)
+		return;
 	if (!n) {
 		perfkmod_overflow_stop(c);
 		return;
@@ -332,7 +373,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 		pcc->cb = cb;
 		if (delivery == PERFKMOD_DELIVER_DIRECT)
 			continue;
-		init_irq_work(&pcc->irq_work, deliver_irq_work);
+		perfkmod_init_irq_work_lazy(&pcc->lazy, deliver_lazy);
+		init_irq_work(&pcc->kick, deliver_kick);
 		INIT_WORK(&pcc->work, deliver_work);
 		pcc->ring = ring_alloc(READ_ONCE(perfkmod_ring_size), cpu);
 		if (!pcc->ring)
@@ -342,7 +384,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	mutex_lock(&perfkmod_callback_mutex);
 	list_add_tail(&cb->all, &perfkmod_callbacks);
 	/* publishes the initialised callback to the trampoline */
-	list_add_tail_rcu(&cb->node, &c->callbacks);
+	list_add_tail_rcu(&cb->node, delivery == PERFKMOD_DELIVER_DIRECT ?
+			  &c->direct : &c->deferred);
 	cb->attached = true;
 	mutex_unlock(&perfkmod_callback_mutex);
 	pr_debug("callback %ps of %s registered, delivery %d\n", fn,
@@ -398,8 +441,9 @@ static void flush_callback(struct perfkmod_callback *cb)
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 
-		/* the irq_work may queue the work: wait for it first */
-		irq_work_sync(&pcc->irq_work);
+		/* the irq_works may queue the work: wait for them first */
+		irq_work_sync(&pcc->lazy);
+		irq_work_sync(&pcc->kick);
 		cancel_work_sync(&pcc->work);
 	}
 }
@@ -466,6 +510,8 @@ static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
 	int cpu;
 
 	memset(st, 0, sizeof(*st));
+	if (!pcpu)
+		return;		/* a counting counter: nothing overflows */
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_pcpu_stats *p = per_cpu_ptr(pcpu, cpu);
 
@@ -481,6 +527,11 @@ void perfkmod_callback_stats(struct perfkmod_callback *cb,
 			     struct perfkmod_stats *stats)
 {
 	sum_stats(&cb->cpus->stats, stats);
+	/* what the trampoline offered it: see perfkmod_overflow() */
+	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
+		stats->overflows = stats->runs;
+	else
+		stats->overflows = stats->deferred + stats->dropped;
 }
 EXPORT_SYMBOL_GPL(perfkmod_callback_stats);
 
@@ -500,18 +551,22 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
  */
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 {
-	INIT_LIST_HEAD(&c->callbacks);
+	INIT_LIST_HEAD(&c->direct);
+	INIT_LIST_HEAD(&c->deferred);
 	atomic_set(&c->limit, -1);
 	atomic_set(&c->detaching, 0);
 	init_irq_work(&c->stop_irq_work, stop_irq_work);
 	INIT_WORK(&c->stop_work, stop_work);
+	/* set_period() never makes a counting counter sample */
+	if (!perfkmod_config_samples(&c->config))
+		return 0;
 	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
 	return c->stats ? 0 : -ENOMEM;
 }
 
 /**
  * perfkmod_overflow_counter_quiesce() - detach a counter's callbacks
- * @c: the counter, being released.
+ * @c: a sampling counter, being released.
  *
  * Detaches every callback of @c and waits until none runs. The handles of
  * @c's own module are ended (its later unregister would be a use of a
@@ -522,17 +577,21 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
  */
 void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 {
+	struct list_head *lists[] = { &c->direct, &c->deferred };
 	struct perfkmod_callback *cb, *tmp;
 	LIST_HEAD(reap);
+	unsigned int i;
 
 	mutex_lock(&perfkmod_callback_mutex);
-	list_for_each_entry_safe(cb, tmp, &c->callbacks, node) {
-		detach_locked(cb, true);
-		/* a reference: the handle, if its owner unregisters it now */
-		list_add_tail(&cb->reap, &reap);
-		/* whether this release ends the handle too */
-		if (cb->owner == c->owner && claim_handle_locked(cb))
-			refcount_dec(&cb->ref);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry_safe(cb, tmp, lists[i], node) {
+			detach_locked(cb, true);
+			/* a reference: the handle, if its owner unregisters now */
+			list_add_tail(&cb->reap, &reap);
+			/* whether this release ends the handle too */
+			if (cb->owner == c->owner && claim_handle_locked(cb))
+				refcount_dec(&cb->ref);
+		}
 	}
 	mutex_unlock(&perfkmod_callback_mutex);
 	if (!list_empty(&reap)) {
@@ -555,6 +614,9 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
  */
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
 {
+	/* counting: nothing queued them (perfkmod_overflow_stop()) */
+	if (!c->stats)
+		return;
 	/* no event is left to queue them again */
 	irq_work_sync(&c->stop_irq_work);
 	cancel_work_sync(&c->stop_work);

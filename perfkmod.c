@@ -64,16 +64,45 @@ static const struct kernel_param_ops ring_size_ops = {
 module_param_cb(ring_size, &ring_size_ops, &perfkmod_ring_size, 0600);
 MODULE_PARM_DESC(ring_size, "samples per CPU a deferred callback can hold (power of two, 2-65536, default 64); applies to callbacks registered later");
 
-/* The dynamic CPU hotplug state per-CPU counters are instances of. */
+/* The dynamic CPU hotplug state that tells per-CPU counters of CPUs. */
 static enum cpuhp_state perfkmod_hp_state;
 
 /*
+ * Counters, in a cache of their own: 488 bytes each on Debian 12's x86-64
+ * kernel (kmalloc's next size is 512), and destroying it at unload says
+ * whether any was left.
+ */
+static struct kmem_cache *perfkmod_counter_cache;
+
+/*
  * Every counter, for cleaning up after a module that unloads with counters
- * it did not release. perfkmod_counters_mutex protects the list only;
- * nothing else is locked under it.
+ * it did not release: the per-CPU ones, which the CPU hotplug callbacks
+ * also walk, and the task ones. perfkmod_counters_mutex protects the
+ * lists. It is taken in the callbacks, under the CPU hotplug lock, and
+ * elsewhere with no lock of perfkmod's but perfkmod_named_mutex held;
+ * nothing but the workqueue's own locks is taken under it. (Lists of one
+ * mutex rather than a multi-instance hotplug state: adding and removing
+ * an instance takes the CPU hotplug lock and the state's mutex, on every
+ * create and release.)
  */
 static DEFINE_MUTEX(perfkmod_counters_mutex);
-static LIST_HEAD(perfkmod_counters);
+static LIST_HEAD(perfkmod_per_cpu_counters);
+static LIST_HEAD(perfkmod_task_counters);
+
+static void list_counter(struct perfkmod_counter *c, struct list_head *list)
+{
+	mutex_lock(&perfkmod_counters_mutex);
+	list_add_tail(&c->all, list);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
+
+/* Once it returns, no CPU hotplug callback sees @c. */
+static void unlist_counter(struct perfkmod_counter *c)
+{
+	mutex_lock(&perfkmod_counters_mutex);
+	list_del(&c->all);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
 
 static void config_to_attr(const struct perfkmod_config *cfg,
 			   struct perf_event_attr *attr)
@@ -185,7 +214,7 @@ static void add_event_value(struct perf_event *event, struct perfkmod_value *val
 static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
 			    struct perfkmod_value *val)
 {
-	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 	lockdep_assert_held(&c->lock);
 	*val = pc->retired;
@@ -215,14 +244,14 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
  * CPU is back. Never fails: a CPU must come online even when its event
  * cannot be made; it then reads as in error.
  */
-static void cpu_changed(struct hlist_node *node, unsigned int cpu, bool down)
+static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
+			bool down)
 {
-	struct perfkmod_counter *c = hlist_entry(node, struct perfkmod_counter,
-						 node);
-	struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	struct perfkmod_cpu *pc;
 
 	if (!counts_on(c, cpu))
 		return;
+	pc = perfkmod_cpu_share(c, cpu);
 	/*
 	 * Only written here: a new generation, and the direction in the same
 	 * store. Pairs with READ_ONCE() in sync_cpus().
@@ -231,18 +260,29 @@ static void cpu_changed(struct hlist_node *node, unsigned int cpu, bool down)
 			    (down ? PERFKMOD_CPU_DOWN : 0));
 	/* seen before the CPU is active: see enodev_answer() */
 	smp_mb();
+	WRITE_ONCE(c->sync_queued, true);
 	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
 }
 
-static int perfkmod_cpu_online(unsigned int cpu, struct hlist_node *node)
+static void cpu_changed_all(unsigned int cpu, bool down)
 {
-	cpu_changed(node, cpu, false);
+	struct perfkmod_counter *c;
+
+	mutex_lock(&perfkmod_counters_mutex);
+	list_for_each_entry(c, &perfkmod_per_cpu_counters, all)
+		cpu_changed(c, cpu, down);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
+
+static int perfkmod_cpu_online(unsigned int cpu)
+{
+	cpu_changed_all(cpu, false);
 	return 0;
 }
 
-static int perfkmod_cpu_offline(unsigned int cpu, struct hlist_node *node)
+static int perfkmod_cpu_offline(unsigned int cpu)
 {
-	cpu_changed(node, cpu, true);
+	cpu_changed_all(cpu, true);
 	return 0;
 }
 
@@ -293,11 +333,9 @@ static int sync_cpus(struct perfkmod_counter *c)
 	bool enabled;
 
 	lockdep_assert_held(&c->sync_lock);
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
-		if (!counts_on(c, cpu))
-			continue;
 		/* pairs with WRITE_ONCE() in cpu_changed() */
 		seq = READ_ONCE(pc->seq);
 		/* @event changes under both locks: @sync_lock, held, will do */
@@ -336,6 +374,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 		 */
 		if (!seq && !cpu_active(cpu)) {
 			WRITE_ONCE(pc->err, 0);
+			WRITE_ONCE(c->sync_queued, true);
 			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
 					   HZ / 10);
 			continue;
@@ -348,6 +387,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 			if (err == -ENODEV)
 				err = enodev_answer(pc, cpu, seq);
 			if (err == -EAGAIN) {
+				WRITE_ONCE(c->sync_queued, true);
 				queue_delayed_work(system_unbound_wq,
 						   &c->hotplug_work, HZ / 10);
 				err = 0;
@@ -412,10 +452,11 @@ static void release_cpus(struct perfkmod_counter *c)
 {
 	int cpu;
 
-	cpuhp_state_remove_instance_nocalls(perfkmod_hp_state, &c->node);
-	cancel_delayed_work_sync(&c->hotplug_work);
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	/* never queued, it cannot run: no need to wait for it */
+	if (READ_ONCE(c->sync_queued))
+		cancel_delayed_work_sync(&c->hotplug_work);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 		if (pc->event)
 			perf_event_release_kernel(pc->event);
@@ -434,19 +475,19 @@ static int create_cpus(struct perfkmod_counter *c)
 	/* what perf says of a CPU number it has no CPU for */
 	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
 		return -EINVAL;
-	c->cpus = alloc_percpu(struct perfkmod_cpu);
-	if (!c->cpus)
-		return -ENOMEM;
+	if (!one) {
+		c->cpus = alloc_percpu(struct perfkmod_cpu);
+		if (!c->cpus)
+			return -ENOMEM;
+	}
 	INIT_DELAYED_WORK(&c->hotplug_work, hotplug_work);
 	/* from here on, a CPU that comes or goes queues a sync */
-	err = cpuhp_state_add_instance_nocalls(perfkmod_hp_state, &c->node);
-	if (err)
-		goto err_free;
+	list_counter(c, &perfkmod_per_cpu_counters);
 
 	mutex_lock(&c->sync_lock);
 	err = sync_cpus(c);
 	/* the one CPU is offline: perf's errno for that */
-	if (!err && one && !per_cpu_ptr(c->cpus, c->config.cpu)->event)
+	if (!err && one && !c->one.event)
 		err = -ENODEV;
 	mutex_unlock(&c->sync_lock);
 	if (err)
@@ -458,10 +499,10 @@ err_release:
 	 * An event enabled meanwhile, released here or retired by the
 	 * hotplug work, may still be in the trampoline.
 	 */
+	unlist_counter(c);
 	release_cpus(c);
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-err_free:
 	free_percpu(c->cpus);
 	c->cpus = NULL;
 	return err;
@@ -541,7 +582,7 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	err = check_config(config);
 	if (err)
 		return ERR_PTR(err);
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kmem_cache_zalloc(perfkmod_counter_cache, GFP_KERNEL);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
 	c->config = *config;
@@ -565,9 +606,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	if (err)
 		goto err_overflow;
 	c->config.task = NULL;
-	mutex_lock(&perfkmod_counters_mutex);
-	list_add_tail(&c->all, &perfkmod_counters);
-	mutex_unlock(&perfkmod_counters_mutex);
+	/* a per-CPU counter is listed already, for the hotplug callbacks */
+	if (!perfkmod_per_cpu(c))
+		list_counter(c, &perfkmod_task_counters);
 	pr_debug("created counter type %u config %#llx target %d\n",
 		 config->type, config->config, config->target);
 	return c;
@@ -577,7 +618,7 @@ err_overflow:
 err_free:
 	mutex_destroy(&c->lock);
 	mutex_destroy(&c->sync_lock);
-	kfree(c);
+	kmem_cache_free(perfkmod_counter_cache, c);
 	pr_debug("create type %u config %#llx: %pe\n", config->type,
 		 config->config, ERR_PTR(err));
 	return ERR_PTR(err);
@@ -592,15 +633,15 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 		  "perfkmod: a counter released while a series reads it\n");
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
-	mutex_lock(&perfkmod_counters_mutex);
-	list_del(&c->all);
-	mutex_unlock(&perfkmod_counters_mutex);
-	perfkmod_overflow_counter_quiesce(c);
-	/* a stop queued from an overflow must not touch the events now */
-	mutex_lock(&c->lock);
-	c->releasing = true;
-	mutex_unlock(&c->lock);
-	if (c->cpus)
+	unlist_counter(c);
+	if (perfkmod_config_samples(&c->config)) {
+		perfkmod_overflow_counter_quiesce(c);
+		/* a stop queued from an overflow must not touch the events */
+		mutex_lock(&c->lock);
+		c->releasing = true;
+		mutex_unlock(&c->lock);
+	}
+	if (perfkmod_per_cpu(c))
 		release_cpus(c);
 	else
 		perf_event_release_kernel(c->event);
@@ -618,7 +659,7 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	free_percpu(c->cpus);
 	mutex_destroy(&c->lock);
 	mutex_destroy(&c->sync_lock);
-	kfree(c);
+	kmem_cache_free(perfkmod_counter_cache, c);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_release);
 
@@ -629,12 +670,12 @@ static void apply_to_events(struct perfkmod_counter *c,
 	int cpu;
 
 	lockdep_assert_held(&c->lock);
-	if (!c->cpus) {
+	if (!perfkmod_per_cpu(c)) {
 		fn(c->event);
 		return;
 	}
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 		/*
 		 * Not the stale event of a CPU that went and came back since
@@ -663,7 +704,7 @@ static void enable(struct perfkmod_counter *c, int limit)
 	 * not enabled (a CPU that comes and goes meanwhile has its event
 	 * retired by the work its callback queues).
 	 */
-	if (c->cpus)
+	if (perfkmod_per_cpu(c))
 		sync_cpus(c);
 	mutex_lock(&c->lock);
 	/*
@@ -726,13 +767,13 @@ void perfkmod_counter_reset(struct perfkmod_counter *c)
 	int cpu;
 
 	mutex_lock(&c->lock);
-	if (!c->cpus) {
+	if (!perfkmod_per_cpu(c)) {
 		add_event_value(c->event, &val);
 		/* pairs with READ_ONCE() in perfkmod_counter_read() */
 		WRITE_ONCE(c->base, val.value);
 	} else {
-		for_each_possible_cpu(cpu) {
-			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 			val = pc->retired;
 			if (pc->event)
@@ -765,8 +806,13 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 	u64 base;
 	int cpu;
 
-	memset(val, 0, sizeof(*val));
-	if (!c->cpus) {
+	if (c->config.target == PERFKMOD_TARGET_CPU) {
+		/* its one CPU; the lock keeps hotplug from swapping the event */
+		mutex_lock(&c->lock);
+		read_cpu_locked(c, c->config.cpu, val);
+		mutex_unlock(&c->lock);
+	} else if (!perfkmod_per_cpu(c)) {
+		memset(val, 0, sizeof(*val));
 		add_event_value(c->event, val);
 		/*
 		 * A reset racing with this read may leave a base above the
@@ -774,12 +820,8 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 		 */
 		base = READ_ONCE(c->base);
 		val->value -= min(val->value, base);
-	} else if (c->config.target == PERFKMOD_TARGET_CPU) {
-		/* its one CPU; the lock keeps hotplug from swapping the event */
-		mutex_lock(&c->lock);
-		read_cpu_locked(c, c->config.cpu, val);
-		mutex_unlock(&c->lock);
 	} else {
+		memset(val, 0, sizeof(*val));
 		mutex_lock(&c->lock);
 		for_each_possible_cpu(cpu) {
 			read_cpu_locked(c, cpu, &cpu_val);
@@ -859,7 +901,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 
 	local_irq_save(flags);
 	cpu = smp_processor_id();
-	if (!c->cpus) {
+	if (!perfkmod_per_cpu(c)) {
 		event = c->event;
 		if (c->config.inherit || event->hw.target != current) {
 			err = -EINVAL;
@@ -873,7 +915,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		err = -EINVAL;
 		goto out;
 	}
-	pc = per_cpu_ptr(c->cpus, cpu);
+	pc = perfkmod_cpu_share(c, cpu);
 	/* pairs with smp_store_release() in sync_cpus() */
 	event = smp_load_acquire(&pc->event);
 	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
@@ -962,11 +1004,11 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	/* no CPU's event made or retired meanwhile */
 	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
-	if (!c->cpus) {
+	if (!perfkmod_per_cpu(c)) {
 		err = set_event_period(c, c->event, value);
 	} else {
-		for_each_possible_cpu(cpu) {
-			struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 			if (!pc->event)
 				continue;
@@ -985,7 +1027,8 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	 * No event: the frequency limit, asked of perf all the same, without
 	 * @lock (perf makes an event).
 	 */
-	if (c->cpus && !live && c->config.sample_freq && !is_timer(&c->config))
+	if (perfkmod_per_cpu(c) && !live && c->config.sample_freq &&
+	    !is_timer(&c->config))
 		err = probe_freq(c, value);
 	/* CPUs that come online later get the new value too */
 	if (!err) {
@@ -1022,13 +1065,13 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 	enum perfkmod_state state;
 	int cpu;
 
-	if (!c->cpus)
+	if (!perfkmod_per_cpu(c))
 		return event_state(c->event);
 
 	mutex_lock(&c->lock);
 	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cpu *pc = per_cpu_ptr(c->cpus, cpu);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 		if (READ_ONCE(pc->err) ||
 		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))
@@ -1087,9 +1130,11 @@ EXPORT_SYMBOL_GPL(perfkmod_strerror);
  */
 int perfkmod_hotplug_init(void)
 {
-	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perfkmod:online",
-					  perfkmod_cpu_online,
-					  perfkmod_cpu_offline);
+	/* no counter yet: nothing to call */
+	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					    "perfkmod:online",
+					    perfkmod_cpu_online,
+					    perfkmod_cpu_offline);
 	if (ret < 0)
 		return ret;
 	perfkmod_hp_state = ret;
@@ -1105,7 +1150,7 @@ int perfkmod_hotplug_init(void)
  */
 void perfkmod_hotplug_exit(void)
 {
-	cpuhp_remove_multi_state(perfkmod_hp_state);
+	cpuhp_remove_state_nocalls(perfkmod_hp_state);
 }
 
 /*
@@ -1130,8 +1175,14 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 	do {
 		found = NULL;
 		mutex_lock(&perfkmod_counters_mutex);
-		list_for_each_entry(c, &perfkmod_counters, all) {
+		list_for_each_entry(c, &perfkmod_per_cpu_counters, all) {
 			if (c->owner == mod) {
+				found = c;
+				break;
+			}
+		}
+		list_for_each_entry(c, &perfkmod_task_counters, all) {
+			if (!found && c->owner == mod) {
 				found = c;
 				break;
 			}
@@ -1159,9 +1210,12 @@ static int __init perfkmod_init(void)
 {
 	int err;
 
+	perfkmod_counter_cache = KMEM_CACHE(perfkmod_counter, 0);
+	if (!perfkmod_counter_cache)
+		return -ENOMEM;
 	err = perfkmod_hotplug_init();
 	if (err)
-		return err;
+		goto err_cache;
 	err = perfkmod_series_init();
 	if (err)
 		goto err_hotplug;
@@ -1180,6 +1234,8 @@ err_series:
 	perfkmod_series_exit();
 err_hotplug:
 	perfkmod_hotplug_exit();
+err_cache:
+	kmem_cache_destroy(perfkmod_counter_cache);
 	return err;
 }
 
@@ -1190,6 +1246,7 @@ static void __exit perfkmod_exit(void)
 	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_series_exit();
 	perfkmod_hotplug_exit();
+	kmem_cache_destroy(perfkmod_counter_cache);
 }
 
 module_init(perfkmod_init);

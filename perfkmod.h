@@ -380,7 +380,10 @@ const char *perfkmod_strerror(int err);
 /**
  * struct perfkmod_sample - what a callback learns of one overflow
  * @counter: the counter that overflowed.
- * @time: local_clock() at the overflow, in nanoseconds.
+ * @time: for a deferred callback, local_clock() at the overflow, in
+ *	nanoseconds. 0 for a direct callback: it runs at the overflow, where
+ *	local_clock() is the time (a clock read on every overflow was a third
+ *	of the trampoline's cost, whether a callback wanted it or not).
  * @ip: the interrupted instruction pointer.
  * @period: events counted since the previous overflow (perf's period).
  * @count: the overflowing event's count (for an all-CPUs counter, that
@@ -414,7 +417,10 @@ struct perfkmod_sample {
  *	to an irq_work, and the callback runs in hard IRQ context on the same
  *	CPU, never in NMI. It may take spinlocks (irqsave), not sleep. On
  *	PREEMPT_RT kernels the irq_work runs in the CPU's irq_work thread
- *	instead, not in hard IRQ: the same rules hold there.
+ *	instead, not in hard IRQ: the same rules hold there. Samples are
+ *	delivered in batches, in the order they came: at the CPU's next tick
+ *	(so up to 1/HZ late), or at once when the ring is half full or the
+ *	CPU's tick is stopped.
  * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
  *	runs in process context and may sleep.
  *
@@ -472,7 +478,9 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * @delivery: where @fn runs; see &enum perfkmod_delivery.
  *
  * Any number of callbacks may be registered on a counter, at any time, also
- * while it overflows. The calling module is recorded as the owner: it must
+ * while it overflows. On each overflow the direct callbacks are called
+ * first, in the order they were registered, then the deferred ones are
+ * queued. The calling module is recorded as the owner: it must
  * unregister its callbacks before it unloads; if it does not, perfkmod
  * unregisters them when the module goes away and logs a warning.
  *
@@ -522,7 +530,8 @@ void perfkmod_counter_stats(struct perfkmod_counter *counter,
 
 /**
  * perfkmod_overflow_stop() - stop a counter from an overflow callback
- * @counter: the counter.
+ * @counter: the counter; a counting counter, which has no overflows, is
+ *	left as it is.
  *
  * No callback of @counter is called for later overflows; the counter is
  * disabled soon after, from a workqueue. perfkmod_counter_enable() or
@@ -534,7 +543,7 @@ void perfkmod_overflow_stop(struct perfkmod_counter *counter);
 
 /**
  * perfkmod_overflow_refresh() - deliver only the next @n overflows
- * @counter: the counter.
+ * @counter: the counter; a counting counter is left as it is.
  * @n: how many more overflows reach the callbacks; after the last one the
  *	counter stops as with perfkmod_overflow_stop().
  *

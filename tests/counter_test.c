@@ -466,10 +466,10 @@ static void set_period_cpu_offline(struct kunit *test)
 	perfkmod_counter_flush_hotplug(f);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(f), PERFKMOD_STATE_ACTIVE);
-	event = per_cpu_ptr(c->cpus, 1)->event;
+	event = perfkmod_cpu_share(c, 1)->event;
 	KUNIT_ASSERT_NOT_NULL(test, event);
 	KUNIT_EXPECT_EQ(test, event->attr.sample_period, 500);
-	event = per_cpu_ptr(f->cpus, 1)->event;
+	event = perfkmod_cpu_share(f, 1)->event;
 	KUNIT_ASSERT_NOT_NULL(test, event);
 	KUNIT_EXPECT_EQ(test, event->attr.sample_freq, 50);
 }
@@ -524,14 +524,14 @@ static void enable_retries_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, perfkmod_counter_state(c),
 			    PERFKMOD_STATE_ERROR,
 			    "%d fillers; CPU 1: event %p, err %d", n,
-			    per_cpu_ptr(c->cpus, 1)->event,
-			    per_cpu_ptr(c->cpus, 1)->err);
+			    perfkmod_cpu_share(c, 1)->event,
+			    perfkmod_cpu_share(c, 1)->err);
 
 	for (i = 0; i < n; i++)
 		perfkmod_counter_release(fill[i]);
 	perfkmod_counter_enable(c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
-	KUNIT_EXPECT_NOT_NULL(test, per_cpu_ptr(c->cpus, 1)->event);
+	KUNIT_EXPECT_NOT_NULL(test, perfkmod_cpu_share(c, 1)->event);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
@@ -209,6 +210,107 @@ static void ring_full_drops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.dropped, st.overflows - st.runs);
 	KUNIT_EXPECT_EQ(test, st.deferred, st.runs);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), perfkmod_ring_size);
+}
+
+/* The samples a callback got, in order. */
+struct sample_log {
+	struct perfkmod_sample s[32];
+	atomic_t n;
+};
+
+static void log_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+		   void *context)
+{
+	struct sample_log *log = context;
+	int n = atomic_inc_return(&log->n) - 1;
+
+	if (n < ARRAY_SIZE(log->s))
+		log->s[n] = *s;
+}
+
+/*
+ * What each field of a sample holds: the writer's CPU, thread group and
+ * thread, perf's period and the count; the time (local_clock()) for a
+ * deferred callback only, 0 for a direct one (perfkmod.h). Deferred
+ * samples come in the order of the overflows.
+ */
+static void sample_fields(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct sample_log *direct, *deferred;
+	u64 before, after;
+	int i;
+
+	direct = kunit_kzalloc(test, sizeof(*direct), GFP_KERNEL);
+	deferred = kunit_kzalloc(test, sizeof(*deferred), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, direct);
+	KUNIT_ASSERT_NOT_NULL(test, deferred);
+	reg(test, c, log_fn, direct, PERFKMOD_DELIVER_DIRECT);
+	reg(test, c, log_fn, deferred, PERFKMOD_DELIVER_IRQ);
+
+	before = local_clock();
+	poke(ARRAY_SIZE(direct->s));
+	after = local_clock();
+	for (i = 0; i < 10000 && atomic_read(&deferred->n) < (int)ARRAY_SIZE(deferred->s); i++)
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_EQ(test, atomic_read(&direct->n), (int)ARRAY_SIZE(direct->s));
+	KUNIT_ASSERT_EQ(test, atomic_read(&deferred->n), (int)ARRAY_SIZE(deferred->s));
+
+	for (i = 0; i < ARRAY_SIZE(direct->s); i++) {
+		struct perfkmod_sample *d = &direct->s[i], *q = &deferred->s[i];
+
+		KUNIT_EXPECT_PTR_EQ(test, d->counter, c);
+		KUNIT_EXPECT_EQ(test, d->time, 0);
+		KUNIT_EXPECT_EQ(test, d->cpu, (u32)raw_smp_processor_id());
+		KUNIT_EXPECT_EQ(test, d->pid, (u32)current->tgid);
+		KUNIT_EXPECT_EQ(test, d->tid, (u32)current->pid);
+		KUNIT_EXPECT_EQ(test, d->period, 1);
+		KUNIT_EXPECT_EQ(test, d->count, (u64)i + 1);
+		KUNIT_EXPECT_NE(test, d->ip, 0);
+		/* the same overflow, as the deferred callback got it */
+		KUNIT_EXPECT_GE(test, q->time, before);
+		KUNIT_EXPECT_LE(test, q->time, after);
+		if (i)
+			KUNIT_EXPECT_GE(test, q->time, deferred->s[i - 1].time);
+		KUNIT_EXPECT_EQ(test, q->cpu, d->cpu);
+		KUNIT_EXPECT_EQ(test, q->pid, d->pid);
+		KUNIT_EXPECT_EQ(test, q->tid, d->tid);
+		KUNIT_EXPECT_EQ(test, q->count, d->count);
+		KUNIT_EXPECT_EQ(test, q->ip, d->ip);
+	}
+}
+
+/*
+ * Deferred samples go in batches, at the next tick or once the ring is
+ * half full (perfkmod.h). A burst of overflows with interrupts on, many
+ * rings' worth before any tick: the half-full kick delivers them as they
+ * come, so none is dropped.
+ */
+static void burst_not_dropped(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct probe irq = { .counter = c }, proc = { .counter = c };
+	struct perfkmod_callback *cb_irq;
+	struct perfkmod_stats st;
+	int n = 16 * perfkmod_ring_size, i;
+
+	cb_irq = reg(test, c, probe_fn, &irq, PERFKMOD_DELIVER_IRQ);
+	reg(test, c, probe_fn, &proc, PERFKMOD_DELIVER_PROCESS);
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(bp_target, i);
+	wait_calls(&irq, n);
+	perfkmod_callback_stats(cb_irq, &st);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	KUNIT_EXPECT_EQ(test, st.overflows, (u64)n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&irq.calls), n);
+	KUNIT_EXPECT_EQ(test, atomic_read(&irq.in_nmi), 0);
+	/* the process consumer may fall behind; what it missed is counted */
+	perfkmod_counter_stats(c, &st);
+	wait_calls(&proc, n - (int)st.dropped);
+	perfkmod_counter_stats(c, &st);
+	KUNIT_EXPECT_EQ(test, st.runs, (u64)atomic_read(&irq.calls) +
+			atomic_read(&proc.calls));
+	KUNIT_EXPECT_EQ(test, st.deferred + st.dropped, 2 * (u64)n);
 }
 
 static void slow_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
@@ -793,7 +895,7 @@ static void x86_real_nmi(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
 	c = test_create(test, &cfg);
 	/* the perf event of this CPU, which the NMI handler passes to perf */
-	nmi_event = per_cpu_ptr(c->cpus, cfg.cpu)->event;
+	nmi_event = perfkmod_cpu_share(c, cfg.cpu)->event;
 	KUNIT_ASSERT_NOT_NULL(test, nmi_event);
 	direct.counter = c;
 	deferred.counter = c;
@@ -910,6 +1012,8 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE(pmu_throttle_counted),
 	KUNIT_CASE(breakpoint_exact_overflows),
 	KUNIT_CASE(ring_full_drops),
+	KUNIT_CASE(sample_fields),
+	KUNIT_CASE(burst_not_dropped),
 	KUNIT_CASE(slow_process_consumer),
 	KUNIT_CASE(stop_from_callback),
 	KUNIT_CASE(refresh_from_callback),
