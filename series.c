@@ -382,25 +382,27 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_read);
 
-u64 perfkmod_series_dropped(struct perfkmod_series *s)
+/* The u64 at @offset in each CPU's struct perfkmod_series_cpu, summed. */
+static u64 sum_cpus(struct perfkmod_series *s, size_t offset)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(s->cpus, cpu)->dropped);
+		sum += READ_ONCE(*(u64 *)((void *)per_cpu_ptr(s->cpus, cpu) +
+					  offset));
 	return sum;
+}
+
+u64 perfkmod_series_dropped(struct perfkmod_series *s)
+{
+	return sum_cpus(s, offsetof(struct perfkmod_series_cpu, dropped));
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_dropped);
 
 u64 perfkmod_series_skipped(struct perfkmod_series *s)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu_ptr(s->cpus, cpu)->skipped);
-	return sum;
+	return sum_cpus(s, offsetof(struct perfkmod_series_cpu, skipped));
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
 
