@@ -57,20 +57,92 @@ static bool is_all_cpus(const struct perfkmod_counter *c)
 }
 
 /*
+ * @v in decimal, ending just before @end: returns where it begins. What
+ * "%llu" gives, without vsnprintf()'s cost (its format parsing costs more
+ * than the digits), which the files read most often would pay for each
+ * number.
+ */
+static char *dec_u64(char *end, u64 v)
+{
+	do {
+		*--end = '0' + do_div(v, 10);
+	} while (v);
+	return end;
+}
+
+/*
  * The files of counters/NAME/. Their private data is the struct
  * perfkmod_named, valid while they run: del removes the directory, which
  * waits for running readers, before it releases the counter.
+ *
+ * value, the file read most often, is cheap to read: no seq_file (whose
+ * buffer, show and vsnprintf() cost more than the counter read), and no
+ * debugfs proxy (made with debugfs_create_file_unsafe(), its read takes
+ * the reference the proxy would, as DEFINE_DEBUGFS_ATTRIBUTE's files do).
+ * A read at offset 0 reads the counter and keeps the value in the open
+ * file; a read further on gives the rest of the line of the value kept,
+ * as seq_file would, so that a short read (a shell's read builtin reads a
+ * byte at a time) never mixes two values.
  */
-static int value_show(struct seq_file *m, void *v)
-{
-	struct perfkmod_named *n = m->private;
-	struct perfkmod_value val;
+#define VALUE_LEN	(20 + 1)	/* U64_MAX's digits and a newline */
 
-	perfkmod_counter_read(n->counter, &val);
-	seq_printf(m, "%llu\n", val.value);
+struct value_kept {
+	atomic64_t value;
+	bool valid;	/* @value is set: smp_store_release() after it */
+};
+
+static int value_open(struct inode *inode, struct file *file)
+{
+	struct value_kept *kept = kzalloc(sizeof(*kept), GFP_KERNEL);
+
+	if (!kept)
+		return -ENOMEM;
+	file->private_data = kept;
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(value);
+
+static int value_release(struct inode *inode, struct file *file)
+{
+	kfree(file->private_data);
+	return 0;
+}
+
+static ssize_t value_read(struct file *file, char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	struct dentry *dentry = file->f_path.dentry;
+	struct perfkmod_named *n = file_inode(file)->i_private;
+	struct value_kept *kept = file->private_data;
+	struct perfkmod_value val;
+	char buf[VALUE_LEN], *p;
+	int err;
+
+	err = debugfs_file_get(dentry);
+	if (unlikely(err))
+		return err;
+	/* pairs with the smp_store_release() below: @value is set */
+	if (*ppos && smp_load_acquire(&kept->valid)) {
+		val.value = atomic64_read(&kept->value);
+	} else {
+		perfkmod_counter_read(n->counter, &val);
+		atomic64_set(&kept->value, val.value);
+		/* after @value, for the smp_load_acquire() above */
+		smp_store_release(&kept->valid, true);
+	}
+	debugfs_file_put(dentry);
+	buf[VALUE_LEN - 1] = '\n';
+	p = dec_u64(buf + VALUE_LEN - 1, val.value);
+	return simple_read_from_buffer(ubuf, count, ppos, p,
+				       buf + VALUE_LEN - p);
+}
+
+static const struct file_operations value_fops = {
+	.owner = THIS_MODULE,
+	.open = value_open,
+	.read = value_read,
+	.llseek = default_llseek,
+	.release = value_release,
+};
 
 static int stat_show(struct seq_file *m, void *v)
 {
@@ -139,7 +211,8 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 	if (!counters_dir)
 		return;
 	n->dir = debugfs_create_dir(n->name, counters_dir);
-	debugfs_create_file("value", 0400, n->dir, n, &value_fops);
+	debugfs_create_file_unsafe("value", 0400, n->dir, n,
+				   &value_fops);
 	debugfs_create_file("stat", 0400, n->dir, n, &stat_fops);
 	debugfs_create_file("spec", 0400, n->dir, n, &spec_fops);
 	if (is_all_cpus(n->counter))

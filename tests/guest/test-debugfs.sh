@@ -48,6 +48,10 @@ work
 v1=$(value pf)
 check value-counts sh -c "num() { case \$1 in ''|*[!0-9]*) return 1;; esac; };
 	num '$v0' && num '$v1' && [ $v1 -gt $v0 ]"
+# a byte a time (as a shell's read does): the line of one value, whole
+check value-byte-at-a-time sh -c "dd if=$DBG/counters/clk/value bs=1 2>/dev/null |
+	grep -qx '[0-9][0-9]*' && [ \$(dd if=$DBG/counters/clk/value bs=1 2>/dev/null |
+	wc -l) = 1 ]"
 check stat-fields sh -c "set -- \$(cat $DBG/counters/pf/stat); [ \$# = 5 ] &&
 	[ \$2 -ge \$3 ] && [ \$3 -gt 0 ] && [ \$4 -ge \$1 ] && [ \$5 = active ]"
 check stat-off-state sh -c "[ \$(cut -d' ' -f5 $DBG/counters/off/stat) = off ]"
@@ -171,12 +175,13 @@ check events-each-ok-or-errno awk '
 
 # del; a file of a deleted counter that is still open reads -EIO
 check add-doomed kw ok "add doomed page-faults"
-exec 3<$DBG/counters/doomed/stat
+exec 3<$DBG/counters/doomed/stat 4<$DBG/counters/doomed/value
 check del kw ok "del doomed"
 check del-removes-dir test ! -e $DBG/counters/doomed
 check_fails del-removes-listing grep -q doomed $C
 check_fails open-file-of-deleted-reads-error cat <&3
-exec 3<&-
+check_fails open-value-of-deleted-reads-error cat <&4
+exec 3<&- 4<&-
 check add-again-after-del kw ok "add doomed page-faults"
 check del-again kw ok "del doomed"
 
