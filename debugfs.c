@@ -490,7 +490,38 @@ static int summary_show(struct seq_file *m, void *v)
 	mutex_unlock(&perfkmod_named_mutex);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(summary);
+
+/*
+ * summary and metrics show every counter in one show, under
+ * perfkmod_named_mutex, so that a read is one consistent table. seq_file
+ * runs a show into one page, and each time the output outgrows its buffer,
+ * again into one twice as large: with 64 counters, summary's show ran
+ * twice and metrics' four times, reading every counter each time. Their
+ * buffer is sized at open for the counters there are then, so that the
+ * show runs once (for counters added since, seq_file grows it as before).
+ */
+#define SUMMARY_LINE_FIXED	100	/* a line's widths, but its strings */
+
+static int summary_open(struct inode *inode, struct file *file)
+{
+	struct perfkmod_named *n;
+	size_t size = SUMMARY_LINE_FIXED;	/* the header */
+
+	/* the spec of a counter changes under both locks: the mutex is enough */
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		size += SUMMARY_LINE_FIXED + strlen(n->name) + strlen(n->spec);
+	mutex_unlock(&perfkmod_named_mutex);
+	return single_open_size(file, summary_show, NULL, size);
+}
+
+static const struct file_operations summary_fops = {
+	.owner = THIS_MODULE,
+	.open = summary_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* A Prometheus label value: \, " and newline escaped. */
 static void prom_escape(struct seq_file *m, const char *s)
@@ -633,7 +664,54 @@ out:
 	mutex_unlock(&perfkmod_named_mutex);
 	return err;
 }
-DEFINE_SHOW_ATTRIBUTE(metrics);
+
+/* The length of @s escaped by prom_escape(). */
+static size_t prom_escaped_len(const char *s)
+{
+	size_t len = 0;
+
+	for (; *s; s++)
+		len += *s == '\\' || *s == '"' || *s == '\n' ? 2 : 1;
+	return len;
+}
+
+/* A sample's line but its family's name and its labels' values */
+#define PROM_SAMPLE_FIXED \
+	(sizeof("{name=\"\",event=\"\",cpu=\"4294967295\"} ") + 30 + 1)
+
+/* A family's "# HELP NAME HELP" and "# TYPE NAME TYPE" lines, but NAME etc. */
+#define PROM_HEADER_FIXED	(2 * (sizeof("# HELP ") - 1 + 2))
+
+/* Sized at open, as summary is, for the show to run once. */
+static int metrics_open(struct inode *inode, struct file *file)
+{
+	struct perfkmod_named *n;
+	size_t size = 0, labels;
+	enum family f;
+
+	for (f = 0; f < FAM_COUNT; f++)
+		size += PROM_HEADER_FIXED + 2 * strlen(families[f].name) +
+			strlen(families[f].help) + strlen(families[f].type);
+	/* the spec of a counter changes under both locks: the mutex is enough */
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node) {
+		labels = prom_escaped_len(n->name) + prom_escaped_len(n->spec);
+		for (f = 0; f < FAM_COUNT; f++)
+			if (!families[f].sampling || is_sampling(n->counter))
+				size += PROM_SAMPLE_FIXED + labels +
+					strlen(families[f].name);
+	}
+	mutex_unlock(&perfkmod_named_mutex);
+	return single_open_size(file, metrics_show, NULL, size);
+}
+
+static const struct file_operations metrics_fops = {
+	.owner = THIS_MODULE,
+	.open = metrics_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 /* The named events of the grammar that events probes (perf's names). */
 static const char * const probe_events[] = {
