@@ -15,6 +15,8 @@ insmod $MODDIR/perfkmod.ko
 check dyndbg-enable sh -c "echo 'module perfkmod +p' >$ctl"
 dmesg -c >/dev/null
 insmod $MODDIR/perfkmod_client.ko spec="cpu-clock,period=1000000"
+# some overflows of 1 ms, for the unregister line's counts
+sleep 0.2
 rmmod perfkmod_client
 insmod $MODDIR/perfkmod_client.ko spec="cycles,cpu=4095" 2>/dev/null
 log=/tmp/dyndbg.log
