@@ -32,6 +32,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/hardirq.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -81,6 +82,17 @@ MODULE_PARM_DESC(kind, "counters hold= creates: perfkmod or raw");
 #define BENCH_THROTTLED	(~0ULL)
 /* The shortest cpu-clock period perf accepts, in ns. */
 #define CLOCK_PERIOD	10000
+/*
+ * The cycles source's period: 100 us of the loop at the 1 GHz of QEMU's
+ * emulated PMU cycle counter (arm64 -cpu max), about 30 us on a CPU of
+ * 3 GHz.
+ */
+#define CYCLES_PERIOD	100000
+/*
+ * Its loop, in turns per @iters: a turn takes about 2 ns under QEMU's arm64
+ * TCG, so the full run's 160M turns take about 300 ms: 3,000 overflows.
+ */
+#define CYCLES_TURNS	8000
 
 static void report(const char *key, u64 value)
 {
@@ -112,9 +124,10 @@ static u64 per_op(u64 ns, u64 ops)
 struct raw_ctx {
 	u64 overflows;
 	u64 throttled;
+	u64 nmi;
 };
 
-/* Context: perf's overflow context (here an exception or hard IRQ). */
+/* Context: perf's overflow context (here an exception, hard IRQ or NMI). */
 static void raw_handler(struct perf_event *event, struct perf_sample_data *data,
 			struct pt_regs *regs)
 {
@@ -124,6 +137,17 @@ static void raw_handler(struct perf_event *event, struct perf_sample_data *data,
 	/* counted as perfkmod counts it */
 	if (READ_ONCE(event->hw.interrupts) == BENCH_THROTTLED)
 		WRITE_ONCE(r->throttled, r->throttled + 1);
+}
+
+/* The same, also counting the overflows that came in NMI. */
+static void raw_nmi_handler(struct perf_event *event,
+			    struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct raw_ctx *r = event->overflow_handler_context;
+
+	raw_handler(event, data, regs);
+	if (in_nmi())
+		WRITE_ONCE(r->nmi, r->nmi + 1);
 }
 
 /*
@@ -151,16 +175,23 @@ static void config_to_raw(const struct perfkmod_config *cfg,
 		attr->wakeup_events = 1;
 }
 
-static struct perf_event *raw_create(const struct perfkmod_config *cfg,
-				     int cpu, struct raw_ctx *r)
+static struct perf_event *raw_create_fn(const struct perfkmod_config *cfg,
+					int cpu, perf_overflow_handler_t fn,
+					struct raw_ctx *r)
 {
 	struct perf_event_attr attr;
 	bool sampling = cfg->sample_period || cfg->sample_freq;
 
 	config_to_raw(cfg, &attr);
 	return perf_event_create_kernel_counter(&attr, cpu, NULL,
-						sampling ? raw_handler : NULL,
+						sampling ? fn : NULL,
 						sampling ? r : NULL);
+}
+
+static struct perf_event *raw_create(const struct perfkmod_config *cfg,
+				     int cpu, struct raw_ctx *r)
+{
+	return raw_create_fn(cfg, cpu, raw_handler, r);
 }
 
 /* --- overflow sources ---------------------------------------------------- */
@@ -214,6 +245,20 @@ static void clock_config(struct perfkmod_config *cfg, u64 period, u64 freq)
 	cfg->cpu = BENCH_CPU;
 }
 
+/*
+ * Hardware cycles on CPU 0: a PMU's overflow interrupt, an NMI on x86 and a
+ * pseudo-NMI on arm64 (irqchip.gicv3_pseudo_nmi=1).
+ */
+static void cycles_config(struct perfkmod_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->type = PERF_TYPE_HARDWARE;
+	cfg->config = PERF_COUNT_HW_CPU_CYCLES;
+	cfg->sample_period = CYCLES_PERIOD;
+	cfg->target = PERFKMOD_TARGET_CPU;
+	cfg->cpu = BENCH_CPU;
+}
+
 /* Time one run of a source: @n writes, or @n workload turns. */
 static u64 run_source(bool bp, unsigned long n)
 {
@@ -240,6 +285,26 @@ static void count_cb(const struct perfkmod_sample *s, struct pt_regs *regs,
 	WRITE_ONCE(*n, *n + 1);
 }
 
+struct nmi_calls {
+	u64 calls;
+	u64 nmi;
+};
+
+/* The same for the cycles source, also counting the calls made in NMI. */
+static void count_nmi_cb(const struct perfkmod_sample *s, struct pt_regs *regs,
+			 void *context)
+{
+	struct nmi_calls *n = context;
+
+	WRITE_ONCE(n->calls, n->calls + 1);
+	if (in_nmi())
+		WRITE_ONCE(n->nmi, n->nmi + 1);
+}
+
+enum dispatch_source { SRC_BP, SRC_CLOCK, SRC_CYCLES };
+
+static const char * const source_names[] = { "bp", "clock", "cycles" };
+
 enum dispatch_case { D_RAW, D_PK0, D_PK1, D_PK8, D_PK64, D_DEFER, D_CASES };
 
 static const char * const dispatch_names[D_CASES] = {
@@ -248,9 +313,13 @@ static const char * const dispatch_names[D_CASES] = {
 
 struct dispatch_result {
 	u64 ns[D_CASES][MAX_REPS];
+	u64 none[MAX_REPS];
 	u64 overflows[D_CASES];
 	u64 throttled[D_CASES];
 	u64 dropped;
+	/* calls made in NMI (cycles only): raw, direct, deferred */
+	u64 raw_nmi;
+	struct nmi_calls direct, deferred;
 };
 
 /* Per-overflow cost of a run beyond the run without any event. */
@@ -259,45 +328,59 @@ static u64 extra_per_overflow(u64 t, u64 t_none, u64 overflows)
 	return per_op(t > t_none ? t - t_none : 0, overflows);
 }
 
-static int register_n(struct perfkmod_counter *c, int n, u64 *calls,
-		      enum perfkmod_delivery delivery)
+static int register_n(struct perfkmod_counter *c, int n, perfkmod_callback_fn fn,
+		      void *ctx, enum perfkmod_delivery delivery)
 {
 	struct perfkmod_callback *cb;
 
 	while (n--) {
-		cb = perfkmod_callback_register(c, count_cb, calls, delivery);
+		cb = perfkmod_callback_register(c, fn, ctx, delivery);
 		if (IS_ERR(cb))
 			return PTR_ERR(cb);
 	}
 	return 0;
 }
 
+static void source_config(enum dispatch_source src, struct perfkmod_config *cfg)
+{
+	if (src == SRC_BP)
+		bp_config(cfg);
+	else if (src == SRC_CLOCK)
+		clock_config(cfg, CLOCK_PERIOD, 0);
+	else
+		cycles_config(cfg);
+}
+
 /*
  * One repetition of every dispatch case on one source. Callbacks are left
- * registered: releasing the counter unregisters them.
+ * registered: releasing the counter unregisters them. The cycles source's
+ * handler and callbacks also count the overflows that came in NMI.
  */
-static int dispatch_rep(bool bp, unsigned long n, struct dispatch_result *res,
-			unsigned int rep)
+static int dispatch_rep(enum dispatch_source src, unsigned long n,
+			struct dispatch_result *res, unsigned int rep)
 {
 	static const int more[] = { [D_PK1] = 1, [D_PK8] = 7, [D_PK64] = 56 };
+	bool bp = src == SRC_BP, nmi = src == SRC_CYCLES;
+	perfkmod_callback_fn fn = nmi ? count_nmi_cb : count_cb;
 	struct perfkmod_config cfg;
 	struct perfkmod_counter *c;
 	struct perfkmod_stats st;
 	struct perf_event *event;
 	struct raw_ctx r = {};
 	u64 t_none, calls = 0, before;
+	void *direct = nmi ? (void *)&res->direct : &calls;
+	void *deferred = nmi ? (void *)&res->deferred : &calls;
 	int i, err;
 
-	if (bp)
-		bp_config(&cfg);
-	else
-		clock_config(&cfg, CLOCK_PERIOD, 0);
+	source_config(src, &cfg);
 
 	/* the first run also pays QEMU's translation of the loop: not timed */
 	run_source(bp, n);
 	t_none = run_source(bp, n);
+	res->none[rep] = t_none;
 
-	event = raw_create(&cfg, BENCH_CPU, &r);
+	event = raw_create_fn(&cfg, BENCH_CPU,
+			      nmi ? raw_nmi_handler : raw_handler, &r);
 	if (IS_ERR(event))
 		return PTR_ERR(event);
 	res->ns[D_RAW][rep] = run_source(bp, n);
@@ -306,12 +389,14 @@ static int dispatch_rep(bool bp, unsigned long n, struct dispatch_result *res,
 	perf_event_release_kernel(event);
 	res->overflows[D_RAW] += r.overflows;
 	res->throttled[D_RAW] += r.throttled;
+	res->raw_nmi += r.nmi;
 
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	for (i = D_PK0; i <= D_PK64; i++) {
-		err = register_n(c, more[i], &calls, PERFKMOD_DELIVER_DIRECT);
+		err = register_n(c, more[i], fn, direct,
+				 PERFKMOD_DELIVER_DIRECT);
 		if (err)
 			goto out;
 		perfkmod_counter_stats(c, &st);
@@ -328,7 +413,7 @@ static int dispatch_rep(bool bp, unsigned long n, struct dispatch_result *res,
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
-	err = register_n(c, 1, &calls, PERFKMOD_DELIVER_IRQ);
+	err = register_n(c, 1, fn, deferred, PERFKMOD_DELIVER_IRQ);
 	if (err)
 		goto out;
 	res->ns[D_DEFER][rep] = run_source(bp, n);
@@ -343,38 +428,91 @@ out:
 	return err;
 }
 
-static int bench_dispatch_source(bool bp)
+/*
+ * Whether perf and perfkmod can make @src's event here: 0, or the errno of
+ * a missing PMU (-ENOENT: none has the event, as in x86 guests under TCG;
+ * -EOPNOTSUPP: it cannot sample). Any other error is the source's failure.
+ */
+static int source_probe(enum dispatch_source src)
 {
-	const char *src = bp ? "bp" : "clock";
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	struct perf_event *event;
+	struct raw_ctx r = {};
+
+	source_config(src, &cfg);
+	event = raw_create(&cfg, BENCH_CPU, &r);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	perf_event_release_kernel(event);
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	perfkmod_counter_release(c);
+	return 0;
+}
+
+static int bench_dispatch_source(enum dispatch_source src)
+{
+	const char *name = source_names[src];
 	struct dispatch_result *res;
 	char key[64];
 	unsigned long n;
 	unsigned int i;
-	int err = 0;
+	int err;
 
+	if (src == SRC_CYCLES) {
+		err = source_probe(src);
+		if (err == -ENOENT || err == -EOPNOTSUPP) {
+			/* no PMU: the table says so, the section goes on */
+			report("dispatch.cycles.skipped", -err);
+			return 0;
+		}
+		if (err)
+			return err;
+	}
 	res = kzalloc(sizeof(*res), GFP_KERNEL);
 	if (!res)
 		return -ENOMEM;
-	/* cpu-clock: enough work for about iters / 4 overflows of 10 us */
-	n = bp ? iters : (unsigned long)iters * 1000;
+	/*
+	 * cpu-clock: enough work for about iters / 4 overflows of 10 us;
+	 * cycles: for a few thousand of CYCLES_PERIOD (QEMU's arm64 PMU).
+	 */
+	if (src == SRC_BP)
+		n = iters;
+	else if (src == SRC_CLOCK)
+		n = (unsigned long)iters * 1000;
+	else
+		n = (unsigned long)iters * CYCLES_TURNS;
+	err = 0;
 	for (i = 0; i < reps && !err; i++)
-		err = dispatch_rep(bp, n, res, i);
+		err = dispatch_rep(src, n, res, i);
 	if (err)
 		goto out;
+	snprintf(key, sizeof(key), "dispatch.%s.none.run", name);
+	report_median(key, res->none, reps);
 	for (i = 0; i < D_CASES; i++) {
-		snprintf(key, sizeof(key), "dispatch.%s.%s.ns", src,
+		snprintf(key, sizeof(key), "dispatch.%s.%s.ns", name,
 			 dispatch_names[i]);
 		report_median(key, res->ns[i], reps);
-		snprintf(key, sizeof(key), "dispatch.%s.%s.overflows", src,
+		snprintf(key, sizeof(key), "dispatch.%s.%s.overflows", name,
 			 dispatch_names[i]);
 		report(key, res->overflows[i]);
 	}
-	snprintf(key, sizeof(key), "dispatch.%s.raw.throttled", src);
+	snprintf(key, sizeof(key), "dispatch.%s.raw.throttled", name);
 	report(key, res->throttled[D_RAW]);
-	snprintf(key, sizeof(key), "dispatch.%s.pk.throttled", src);
+	snprintf(key, sizeof(key), "dispatch.%s.pk.throttled", name);
 	report(key, res->throttled[D_PK64]);
-	snprintf(key, sizeof(key), "dispatch.%s.pkdefer.dropped", src);
+	snprintf(key, sizeof(key), "dispatch.%s.pkdefer.dropped", name);
 	report(key, res->dropped);
+	if (src == SRC_CYCLES) {
+		/* overflows of the raw handler, callback calls of perfkmod */
+		report("dispatch.cycles.raw.nmi", res->raw_nmi);
+		report("dispatch.cycles.pk.calls", res->direct.calls);
+		report("dispatch.cycles.pk.nmi", res->direct.nmi);
+		report("dispatch.cycles.pkdefer.calls", res->deferred.calls);
+		report("dispatch.cycles.pkdefer.nmi", res->deferred.nmi);
+	}
 out:
 	kfree(res);
 	return err;
@@ -411,10 +549,13 @@ static void bench_local_clock(void)
 static int bench_dispatch(void)
 {
 	/* perfkmod refuses sampling breakpoints on arm64 */
-	int err = IS_ENABLED(CONFIG_X86) ? bench_dispatch_source(true) : 0;
+	int err = IS_ENABLED(CONFIG_X86) ? bench_dispatch_source(SRC_BP) : 0;
 
+	/* the overflows keys are sums over the repetitions */
+	report("dispatch.reps", reps);
 	bench_local_clock();
-	return err ?: bench_dispatch_source(false);
+	return err ?: bench_dispatch_source(SRC_CLOCK) ?:
+	       bench_dispatch_source(SRC_CYCLES);
 }
 
 /* --- 2. in-kernel read --------------------------------------------------- */
