@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Print perfkmod's benchmark table from the two console logs of make bench.
 
-    bench/table.py [--smoke] ICOUNT_LOG WALL_LOG
+    bench/table.py [--smoke] [--kconfig CONFIG --lane LANE] ICOUNT_LOG WALL_LOG
 
-WALL_LOG "-": no wall boot (scripts/bench.sh --only).
+WALL_LOG "-": no wall boot (scripts/bench.sh --only); ICOUNT_LOG "-": no
+icount boot (scripts/bench.sh --lane arm64-pmu). --kconfig: the .config of
+the kernel the logs come from (a test lane's, LANE), whose debug options
+are printed beside the figures.
 Reads the "PERFKMOD-BENCH KEY VALUE" lines that bench/perfkmod_bench.c and
 bench/guest/bench.sh log (several values of one key: their median). Each
 row is perfkmod's figure next to its raw-perf anchor from the same boot:
@@ -93,9 +96,11 @@ class Row:
         return get(v, self.key), get(v, self.anchor)
 
 
-def disp(src):
+def disp(src, targets=True):
+    """The dispatch rows of a source; targets=False: no instruction targets
+    (a wall-only lane has no instruction counts)."""
     k = f"dispatch.{src}."
-    return [
+    rows = [
         Row("raw perf event, bare handler (anchor)", k + "raw.ns"),
         Row("perfkmod trampoline, 0 callbacks", k + "pk0.ns", k + "raw.ns"),
         Row("perfkmod, 1 direct callback", k + "pk1.ns", k + "raw.ns",
@@ -121,16 +126,46 @@ def disp(src):
             get(v, k + "pk0.ns") - get(v, k + "raw.ns"),
             needs=[k + "pk0.ns", k + "raw.ns"]),
     ]
+    if not targets:
+        for r in rows:
+            if not r.target.endswith("x"):
+                r.target = ""
+    for r in rows:
+        # the source found no PMU for its event (cycles in x86 guests)
+        r.skip = k + "skipped"
+    return rows
 
 
 def dispatch_note(v, src):
     k = f"dispatch.{src}."
+    if k + "raw.ns" not in v:
+        return []  # not run in this boot (breakpoints on arm64)
     ov = [int(v.get(k + c + ".overflows", -1))
           for c in ("raw", "pk1", "pkdefer")]
-    return (f"overflows raw/pk1/deferred {ov[0]}/{ov[1]}/{ov[2]}, throttled "
+    return [f"overflows raw/pk1/deferred {ov[0]}/{ov[1]}/{ov[2]}, throttled "
             f"raw {int(v.get(k + 'raw.throttled', -1))} "
             f"pk {int(v.get(k + 'pk.throttled', -1))}, deferred dropped "
-            f"{int(v.get(k + 'pkdefer.dropped', -1))}")
+            f"{int(v.get(k + 'pkdefer.dropped', -1))}"]
+
+
+def cycles_note(v):
+    k = "dispatch.cycles."
+    if k + "raw.nmi" not in v:
+        return []
+    none, raw = v.get(k + "none.run"), v.get(k + "raw.overflows")
+    reps = v.get("dispatch.reps")
+
+    def of(nmi, total):
+        return f"{int(v.get(k + nmi, -1))} of {int(v.get(k + total, -1))}"
+
+    per = ""
+    if none and raw and reps:
+        per = (f", raw {raw / reps:,.0f} overflows a run: one per "
+               f"{none / (raw / reps) / 1000:,.0f} us of it")
+    return [f"the loop without an event: {fmt(none and none / 1e6)} ms a run{per}",
+            f"in NMI (in_nmi() in the handler): raw {of('raw.nmi', 'raw.overflows')} "
+            f"overflows; direct callbacks {of('pk.nmi', 'pk.calls')} calls; "
+            f"deferred (IRQ) callback {of('pkdefer.nmi', 'pkdefer.calls')} calls"]
 
 
 def mem_note(v):
@@ -178,9 +213,13 @@ def work_note(v, f):
 
 SECTIONS = [
     ("1a. Overflow dispatch: write breakpoint, period 1 (per overflow)",
-     disp("bp"), lambda v: [dispatch_note(v, "bp")]),
+     disp("bp"), lambda v: dispatch_note(v, "bp")),
     ("1b. Overflow dispatch: cpu-clock, period 10 us (per overflow)",
-     disp("clock"), lambda v: [dispatch_note(v, "clock")]),
+     disp("clock"), lambda v: dispatch_note(v, "clock")),
+    ("1c. Overflow dispatch: cycles (PMU), pseudo-NMI, arm64-pmu lane "
+     "(period 100,000 cycles; per overflow)",
+     disp("cycles", targets=False),
+     lambda v: dispatch_note(v, "cycles") + cycles_note(v)),
     ("2. In-kernel read (per read)", [
         Row("one-CPU counter: perfkmod_counter_read vs perf_event_read_value",
             "read.cpu.pk.ns", "read.cpu.raw.ns", "<= 1.05x"),
@@ -246,16 +285,78 @@ SECTIONS = [
 ]
 
 
+# What the kernel of a lane's figures has beside a distribution's: its
+# debug options (tests/config/common.config), and the options that change
+# how an overflow is taken or how code runs.
+DEBUG_OPTS = re.compile(r"^CONFIG_(DEBUG_(?!INFO|FS|BUGVERBOSE)\w+|KASAN\w*|"
+                        r"PROVE_\w+|LOCKDEP|KCSAN|UBSAN|KMSAN|FAILSLAB|"
+                        r"FAULT_INJECTION\w*|KUNIT|SOFTLOCKUP_DETECTOR|"
+                        r"DETECT_HUNG_TASK|TRACE_IRQFLAGS|LOCK_STAT)=y$")
+OTHER_OPTS = re.compile(r"^CONFIG_(PREEMPT|PREEMPT_DYNAMIC|NO_HZ_FULL|HZ|"
+                        r"JUMP_LABEL|FUNCTION_TRACER|ARM64_PSEUDO_NMI|"
+                        r"ARM_PMUV3|ARM64_PTR_AUTH_KERNEL|ARM64_BTI|"
+                        r"UNMAP_KERNEL_AT_EL0|MITIGATE_SPECTRE_BRANCH_HISTORY)"
+                        r"=(\S+)$")
+
+
+def kernel_notes(lane, kconfig, logs):
+    """The kernel the figures come from: its release, command line, PMU
+    line and debug options."""
+    text = ""
+    for path in logs:
+        text += open(path, errors="replace").read()
+
+    def first(pattern):
+        m = re.search(pattern, text, re.M)
+        return m.group(1).strip() if m else "-"
+
+    debug, other = [], []
+    for line in open(kconfig):
+        line = line.strip()
+        if DEBUG_OPTS.match(line):
+            debug.append(line[len("CONFIG_"):-2])
+        m = OTHER_OPTS.match(line)
+        if m:
+            other.append(m.group(1) + ("" if m.group(2) == "y" else
+                                       "=" + m.group(2)))
+    wrap = 96
+    release = first(r"Linux version (\S+)")
+    cmdline = first(r"Kernel command line: (.*)$")
+    pmu = first(r"hw perfevents: (.*)$")
+    out = [f"kernel: the {lane} lane's {release}, allnoconfig + "
+           f"tests/config/common.config + {lane}.config: {kconfig}",
+           f"command line: {cmdline}", f"PMU: {pmu}"]
+    for title, opts in (("debug options", debug), ("also", other)):
+        line = title + ":"
+        for o in opts:
+            if len(line) + len(o) + 1 > wrap:
+                out.append(line)
+                line = "   "
+            line += " " + o
+        out.append(line)
+    return out
+
+
 def main():
     args = sys.argv[1:]
     smoke = "--smoke" in args
     args = [a for a in args if a != "--smoke"]
-    if len(args) != 2:
+    kconfig = lane = None
+    while len(args) > 2 and args[0] in ("--kconfig", "--lane"):
+        if args[0] == "--kconfig":
+            kconfig = args[1]
+        else:
+            lane = args[1]
+        args = args[2:]
+    if len(args) != 2 or args == ["-", "-"]:
         sys.exit(__doc__)
-    ic, ic_err = parse(args[0])
-    partial = args[1] == "-"
-    wl, wl_err = parse(args[1]) if not partial else ({}, [])
-    present = (("icount", ic),) if partial else (("icount", ic), ("wall", wl))
+    ic, ic_err = parse(args[0]) if args[0] != "-" else ({}, [])
+    wl, wl_err = parse(args[1]) if args[1] != "-" else ({}, [])
+    present = tuple((m, v) for m, v, p in (("icount", ic, args[0]),
+                                           ("wall", wl, args[1])) if p != "-")
+    # one boot only: rows it did not produce are left out
+    partial = len(present) == 1
+    main_v = present[0][1]
     na = "uread.debugfs.na" in ic or "uread.debugfs.na" in wl
 
     head = ("", "icount: perfkmod", "anchor", "ratio", "wall ns: perfkmod",
@@ -267,15 +368,25 @@ def main():
           "(-icount shift=0), wall figures nanoseconds")
     produced, skipped, missing = 0, 0, []
     for title, rows, notes in SECTIONS:
-        if partial and not any(r.values(ic)[0] is not None for r in rows):
+        if partial and not any(r.values(main_v)[0] is not None or
+                               (r.skip and r.skip in main_v) for r in rows):
             continue
         print()
         print(title)
         print(line)
+        if rows[0].skip and all(rows[0].skip in v for _, v in present) and \
+                rows[0].skip.startswith("dispatch."):
+            # a source without a PMU: one line for the section
+            err = int(main_v[rows[0].skip])
+            print(f"not run: no PMU for this event in this guest "
+                  f"({'-ENOENT' if err == 2 else '-EOPNOTSUPP' if err == 95 else -err}); "
+                  f"scripts/bench.sh --lane arm64-pmu runs it")
+            skipped += 1
+            continue
         for r in rows:
             a, b = r.values(ic)
             c, d = r.values(wl)
-            if partial and a is None:
+            if partial and r.values(main_v)[0] is None:
                 continue
             debugfs = r.key and r.key.startswith("uread.") and \
                 r.key != "uread.perf.ns"
@@ -283,7 +394,9 @@ def main():
                 cells = ["n/a (no debugfs counters yet)", "", "", "", "", ""]
                 produced += 1
             elif r.skip and (r.skip in ic or r.skip in wl):
-                cells = ["not run (smoke: scale_max)", "", "", "", "", ""]
+                cells = ["not run (smoke: scale_max)" if
+                         r.skip.startswith("scale.") else "not run (no PMU)",
+                         "", "", "", "", ""]
                 skipped += 1
             else:
                 cells = []
@@ -294,8 +407,7 @@ def main():
                         cells += [fmt(x), fmt(y), ratio(x, y)]
                     else:
                         cells += [fmt(x), "", ""]
-                boots = [v for m, v in (("icount", ic), ("wall", wl))
-                         if m in r.modes]
+                boots = [v for m, v in present if m in r.modes]
                 if not all(k in v for k in r.needs for v in boots):
                     missing.append(r.label)
                 elif r.min_icount_ratio and (not a or not b or
@@ -311,6 +423,10 @@ def main():
             for mode, v in present:
                 for n in notes(v):
                     print(f"    {mode}: {n}")
+        if kconfig and title.startswith("1c."):
+            for n in kernel_notes(lane, kconfig,
+                                  [p for p in args if p != "-"]):
+                print(f"    {n}")
     print()
     for mode, v in present:
         print(f"{mode}: {int(v.get('cpus', 0))} CPUs, perf_event_max_sample_rate "
