@@ -4,7 +4,7 @@
 # "make bench": perfkmod's costs next to raw perf, measured in Debian's own
 # 6.1 kernel (no KASAN, no lockdep) under QEMU, printed as one table.
 #
-#   scripts/bench.sh [--smoke] [--only PART,...]
+#   scripts/bench.sh [--smoke] [--only PART,...] [--lane arm64-pmu]
 #
 # Builds perfkmod, the benchmark module (bench/perfkmod_bench.c) and the
 # guest's static programs (bench/helpers/), makes an initramfs, and boots
@@ -25,32 +25,63 @@
 # the icount boot alone, running only the PARTs named (workload, series,
 # dispatch, read, scale, memory, uread); the other rows show "-". Logs
 # stay in .build/bench[-smoke]/.
+#
+# --lane arm64-pmu: the same guest on the arm64-pmu test lane's kernel
+# (scripts/kernel.sh arm64-pmu: 6.12 with ARM64_PSEUDO_NMI and the debug
+# options of tests/config/common.config), booted by scripts/vm.sh with
+# irqchip.gicv3_pseudo_nmi=1, so that the emulated PMUv3's overflows are
+# pseudo-NMIs: the one real NMI path of these machines (x86 guests under
+# TCG have no PMU). The wall boot alone (no -icount on arm64 here), 2
+# CPUs, and only the dispatch part unless --only names others (they would
+# measure a debug kernel). The table prints the kernel's debug options
+# beside the figures. Logs in .build/bench[-smoke]-arm64-pmu/.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-smoke=0 only=all modes="icount wall"
+cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
+smoke=0 only='' lane=distro
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
-	--only) only=$2 modes=icount; shift ;;
-	*) echo "usage: $0 [--smoke] [--only PART,...]" >&2; exit 2 ;;
+	--only) only=$2; shift ;;
+	--lane) lane=$2; shift ;;
+	*) echo "usage: $0 [--smoke] [--only PART,...] [--lane arm64-pmu]" >&2
+	   exit 2 ;;
 	esac
 	shift
 done
 name=bench
 [ $smoke = 1 ] && name=bench-smoke
+case $lane in
+distro)
+	modes="icount wall" qarch=x86_64 busybox=/bin/busybox
+	[ -z "$only" ] || modes=icount
+	timeout=900
+	[ $smoke = 1 ] && timeout=240
+	;;
+arm64-pmu)
+	modes=wall qarch=arm64 busybox=$cache/arm64-busybox/bin/busybox
+	only=${only:-dispatch} name=$name-$lane
+	# a debug kernel (KASAN, lockdep) under TCG: slow to boot
+	timeout=1800
+	[ $smoke = 1 ] && timeout=600
+	;;
+*) echo "bench: unknown lane '$lane' (arm64-pmu)" >&2; exit 2 ;;
+esac
+only=${only:-all}
 dir=$top/.build/$name
-timeout=900
-[ $smoke = 1 ] && timeout=240
 
-"$top/scripts/deps.sh" bench
-kenv=$("$top/scripts/kernel.sh" distro)
+deps=(bench)
+[ $lane = distro ] || deps+=("$lane")
+"$top/scripts/deps.sh" "${deps[@]}"
+kenv=$("$top/scripts/kernel.sh" $lane)
 eval "$kenv"
 
 mkdir -p "$dir/src"
 rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
-if ! make -C "$dir/src" KDIR="$KDIR" W=1 bench-module >"$dir/build.log" 2>&1; then
+if ! PATH=${KBIN:+$KBIN:}$PATH make -C "$dir/src" KDIR="$KDIR" ARCH="$ARCH" \
+	CROSS_COMPILE="$CROSS_COMPILE" W=1 bench-module >"$dir/build.log" 2>&1; then
 	tail -20 "$dir/build.log"
 	echo "bench: the module build failed (log: $dir/build.log)"
 	exit 1
@@ -62,9 +93,10 @@ fi
 rm -rf "$dir/helpers"
 mkdir -p "$dir/helpers"
 for f in "$top"/bench/helpers/*.c; do
-	gcc -static -O2 -Wall -Werror -o "$dir/helpers/$(basename "$f" .c)" "$f"
+	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror \
+		-o "$dir/helpers/$(basename "$f" .c)" "$f"
 done
-"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src" \
+"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" "$dir/src" \
 	"$dir/helpers" "$top/bench/guest"
 
 args=(perfkmod_lane=bench perfkmod_run=bench.sh perfkmod_bench_smoke=$smoke
@@ -74,10 +106,12 @@ rm -f "$dir"/console-*.log
 for mode in $modes; do
 	extra= smp=4
 	[ $mode = icount ] && extra="-icount shift=0" smp=1
-	echo "bench: booting Debian's $KVER kernel, $smp CPUs, $mode mode..."
+	# the arm64 lane's CPU count (the bench runs on CPU 0)
+	[ $lane = distro ] || smp=2
+	echo "bench: booting the $lane lane's $KVER kernel, $smp CPUs, $mode mode..."
 	start=$SECONDS
 	PERFKMOD_SMP=$smp PERFKMOD_QEMU_EXTRA=$extra PERFKMOD_TCG_THREAD=$TCG_THREAD \
-		"$top/scripts/vm.sh" x86_64 "$IMAGE" "$dir/initramfs.cpio" \
+		"$top/scripts/vm.sh" $qarch "$IMAGE" "$dir/initramfs.cpio" \
 		"$dir/console-$mode.log" "$timeout" "${args[@]}" \
 		perfkmod_bench_mode=$mode
 	echo "bench: $mode boot took $((SECONDS - start)) s" \
@@ -86,7 +120,10 @@ done
 
 table_args=()
 [ $smoke = 1 ] && table_args=(--smoke)
-wall=$dir/console-wall.log
+# the kernel's debug options, printed beside its figures
+[ $lane = distro ] || table_args+=(--kconfig "$KDIR/.config" --lane "$lane")
+icount=$dir/console-icount.log wall=$dir/console-wall.log
 [ "$modes" = icount ] && wall=-
-"$top/bench/table.py" "${table_args[@]}" "$dir/console-icount.log" \
-	"$wall" | tee "$dir/table.txt"
+[ "$modes" = wall ] && icount=-
+"$top/bench/table.py" "${table_args[@]}" "$icount" "$wall" |
+	tee "$dir/table.txt"
