@@ -317,8 +317,8 @@ struct dispatch_result {
 	u64 overflows[D_CASES];
 	u64 throttled[D_CASES];
 	u64 dropped;
-	/* calls made in NMI (cycles only): raw, direct, deferred */
-	u64 raw_nmi;
+	/* calls, and calls made in NMI (cycles): raw, direct, deferred */
+	u64 raw_calls, raw_nmi;
 	struct nmi_calls direct, deferred;
 };
 
@@ -367,7 +367,7 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 	struct perfkmod_stats st;
 	struct perf_event *event;
 	struct raw_ctx r = {};
-	u64 t_none, calls = 0, before;
+	u64 t_none, calls = 0, before, ran;
 	void *direct = nmi ? (void *)&res->direct : &calls;
 	void *deferred = nmi ? (void *)&res->deferred : &calls;
 	int i, err;
@@ -383,12 +383,19 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 			      nmi ? raw_nmi_handler : raw_handler, &r);
 	if (IS_ERR(event))
 		return PTR_ERR(event);
+	/*
+	 * Here and below, only the overflows of the timed run: a timer or a
+	 * cycles counter also overflows between its creation and the run.
+	 */
+	before = READ_ONCE(r.overflows);
 	res->ns[D_RAW][rep] = run_source(bp, n);
+	ran = READ_ONCE(r.overflows) - before;
 	res->ns[D_RAW][rep] = extra_per_overflow(res->ns[D_RAW][rep], t_none,
-						 READ_ONCE(r.overflows));
+						 ran);
 	perf_event_release_kernel(event);
-	res->overflows[D_RAW] += r.overflows;
+	res->overflows[D_RAW] += ran;
 	res->throttled[D_RAW] += r.throttled;
+	res->raw_calls += r.overflows;
 	res->raw_nmi += r.nmi;
 
 	c = perfkmod_counter_create(&cfg);
@@ -416,11 +423,13 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 	err = register_n(c, 1, fn, deferred, PERFKMOD_DELIVER_IRQ);
 	if (err)
 		goto out;
+	perfkmod_counter_stats(c, &st);
+	before = st.overflows;
 	res->ns[D_DEFER][rep] = run_source(bp, n);
 	perfkmod_counter_stats(c, &st);
 	res->ns[D_DEFER][rep] = extra_per_overflow(res->ns[D_DEFER][rep],
-						   t_none, st.overflows);
-	res->overflows[D_DEFER] += st.overflows;
+						   t_none, st.overflows - before);
+	res->overflows[D_DEFER] += st.overflows - before;
 	res->throttled[D_DEFER] += st.throttled;
 	res->dropped += st.dropped;
 out:
@@ -506,7 +515,8 @@ static int bench_dispatch_source(enum dispatch_source src)
 	snprintf(key, sizeof(key), "dispatch.%s.pkdefer.dropped", name);
 	report(key, res->dropped);
 	if (src == SRC_CYCLES) {
-		/* overflows of the raw handler, callback calls of perfkmod */
+		/* calls of the raw handler and of perfkmod's callbacks */
+		report("dispatch.cycles.raw.calls", res->raw_calls);
 		report("dispatch.cycles.raw.nmi", res->raw_nmi);
 		report("dispatch.cycles.pk.calls", res->direct.calls);
 		report("dispatch.cycles.pk.nmi", res->direct.nmi);

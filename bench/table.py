@@ -163,8 +163,8 @@ def cycles_note(v):
         per = (f", raw {raw / reps:,.0f} overflows a run: one per "
                f"{none / (raw / reps) / 1000:,.0f} us of it")
     return [f"the loop without an event: {fmt(none and none / 1e6)} ms a run{per}",
-            f"in NMI (in_nmi() in the handler): raw {of('raw.nmi', 'raw.overflows')} "
-            f"overflows; direct callbacks {of('pk.nmi', 'pk.calls')} calls; "
+            f"in NMI (in_nmi() in the handler): raw handler {of('raw.nmi', 'raw.calls')} "
+            f"calls; direct callbacks {of('pk.nmi', 'pk.calls')} calls; "
             f"deferred (IRQ) callback {of('pkdefer.nmi', 'pkdefer.calls')} calls"]
 
 
