@@ -31,17 +31,29 @@
 /*
  * An irq_work that runs from the next tick rather than raising an interrupt
  * (unless the tick is stopped). 5.10 has the flag but not the initialiser.
+ * Not on PREEMPT_RT, where every irq_work but the hard ones waits on the
+ * lazy list, and only the first queued raises the interrupt that wakes
+ * the irq_work thread: a lazy one there would hold the others back.
  */
 #include <linux/irq_work.h>
 static inline void perfkmod_init_irq_work_lazy(struct irq_work *work,
 					       void (*func)(struct irq_work *))
 {
-#ifdef PERFKMOD_HAVE_IRQ_WORK_INIT_LAZY
+#if defined(CONFIG_PREEMPT_RT)
+	init_irq_work(work, func);
+#elif defined(PERFKMOD_HAVE_IRQ_WORK_INIT_LAZY)
 	*work = IRQ_WORK_INIT_LAZY(func);
 #else
 	init_irq_work(work, func);
 	atomic_set(&work->flags, IRQ_WORK_LAZY);
 #endif
 }
+
+#ifndef PERFKMOD_HAVE_IRQ_WORK_IS_PENDING
+static inline bool irq_work_is_pending(struct irq_work *work)
+{
+	return atomic_read(&work->flags) & IRQ_WORK_PENDING;
+}
+#endif
 
 #endif /* _PERFKMOD_COMPAT_H */

@@ -93,9 +93,10 @@ struct perfkmod_cpu {
  *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and
  *	by the series' cpuhp_state_add/remove_instance), @lock, then perf's
  *	context mutexes; perfkmod_counters_mutex (perfkmod.c) is a leaf,
- *	under cpu_hotplug_lock or none of these. perfkmod_named_mutex is also held while waiting for
- *	@hotplug_work (which takes @sync_lock) and for debugfs readers (which
- *	take perfkmod_named.lock or @lock), which the order allows.
+ *	taken under cpu_hotplug_lock or perfkmod_named_mutex, or alone.
+ *	perfkmod_named_mutex is also held while waiting for @hotplug_work
+ *	(which takes @sync_lock) and for debugfs readers (which take
+ *	perfkmod_named.lock or @lock), which the order allows.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state. Written under @lock with WRITE_ONCE(); sync_cpus() reads it
  *	without, and mends an event made meanwhile under @lock.
@@ -111,6 +112,9 @@ struct perfkmod_cpu {
  * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
  *	callbacks walk, or in perfkmod_task_counters; under
  *	perfkmod_counters_mutex.
+ * @created: create has returned it (smp_store_release()): a per-CPU
+ *	counter is on its list before, for the CPU hotplug callbacks, and
+ *	the module notifier leaves it alone until then.
  * @sync_queued: @hotplug_work was queued once at least; set before each
  *	time (WRITE_ONCE()), so that a release after the counter was taken
  *	off its list (the callbacks queue it under perfkmod_counters_mutex)
@@ -140,6 +144,7 @@ struct perfkmod_counter {
 	bool enabled;
 	bool releasing;
 	bool sync_queued;
+	bool created;
 	atomic_t limit;
 	struct perf_event *event;
 	u64 base;

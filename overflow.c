@@ -26,6 +26,7 @@
  * in hard IRQ on that CPU (in its irq_work thread on PREEMPT_RT), so never
  * at the same time.
  */
+#include <linux/cpu.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
@@ -33,6 +34,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/wait_bit.h>
 
 #include "compat.h"
@@ -129,14 +131,16 @@ static struct perfkmod_ring *ring_alloc(unsigned int size, int cpu)
 
 /*
  * Producer: any context on the ring's CPU, NMI included; may nest.
- * Return: the samples in the ring once @s is (about: the consumer may be
- * taking some), or 0 when it was full.
+ * Return: the samples in the ring once @s is, about (the consumer may be
+ * taking some, a nested producer adding some), at least 1; 0 when it was
+ * full.
  */
 static unsigned int ring_push(struct perfkmod_ring *r,
 			      const struct perfkmod_sample *s)
 {
 	int pos = atomic_read(&r->head);
 	struct perfkmod_slot *slot;
+	unsigned int held;
 	int diff;
 
 	for (;;) {
@@ -153,7 +157,9 @@ static unsigned int ring_push(struct perfkmod_ring *r,
 	slot->sample = *s;
 	/* pairs with the acquire in ring_pop() */
 	atomic_set_release(&slot->seq, pos + 1);
-	return pos + 1 - READ_ONCE(r->tail);
+	held = pos + 1 - READ_ONCE(r->tail);
+	/* a consumer that ran meanwhile may have taken it already */
+	return (int)held > 0 ? held : 1;
 }
 
 /* Consumer: one at a time. False when empty or the next slot is unwritten. */
@@ -251,11 +257,19 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 {
 	struct perfkmod_counter *c = event->overflow_handler_context;
 	struct perfkmod_pcpu_stats __percpu *stats = c->stats;
-	/* every field is set below: no zeroing of it first (INIT_STACK_*) */
-	struct perfkmod_sample s __uninitialized;
+	struct perfkmod_sample s = {
+		.counter = c,
+		.ip = regs ? instruction_pointer(regs) : 0,
+		.period = data->period,
+		.count = local64_read(&event->count),
+		.cpu = smp_processor_id(),
+		.pid = task_tgid_nr(current),
+		.tid = task_pid_nr(current),
+	};
 	struct perfkmod_callback *cb;
 	unsigned long runs = 0;
 	bool last = false;
+	u64 time;
 	int left;
 
 	this_cpu_inc(stats->overflows);
@@ -269,16 +283,9 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		last = !left;
 	}
 
-	s.counter = c;
-	s.time = 0;
-	s.ip = regs ? instruction_pointer(regs) : 0;
-	s.period = data->period;
-	s.count = local64_read(&event->count);
-	s.cpu = smp_processor_id();
-	s.pid = task_tgid_nr(current);
-	s.tid = task_pid_nr(current);
-
 	rcu_read_lock_sched_notrace();
+	/* the time of the overflow, before the direct callbacks run */
+	time = list_empty(&c->deferred) ? 0 : local_clock();
 	list_for_each_entry_rcu(cb, &c->direct, node) {
 		cb->fn(&s, regs, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
@@ -287,8 +294,9 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	if (runs)
 		this_cpu_add(stats->runs, runs);
 	list_for_each_entry_rcu(cb, &c->deferred, node) {
+		/* or now, for one registered since the time was taken */
 		if (!s.time)
-			s.time = local_clock();
+			s.time = time ?: local_clock();
 		defer(cb, stats, &s);
 	}
 	rcu_read_unlock_sched_notrace();
@@ -428,6 +436,11 @@ static bool claim_handle_locked(struct perfkmod_callback *cb)
 	return true;
 }
 
+static void run_irq_work(void *unused)
+{
+	irq_work_run();
+}
+
 /*
  * Wait for the deferred deliveries of a detached callback whose grace
  * period has passed: no trampoline sees it, so nothing queues them again.
@@ -438,6 +451,17 @@ static void flush_callback(struct perfkmod_callback *cb)
 
 	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
 		return;
+	/*
+	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
+	 * may not have for long: run that CPU's irq_works now, there. (An
+	 * offline CPU ran them on its way down.)
+	 */
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (irq_work_is_pending(&per_cpu_ptr(cb->cpus, cpu)->lazy))
+			smp_call_function_single(cpu, run_irq_work, NULL, 1);
+	}
+	cpus_read_unlock();
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 

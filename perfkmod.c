@@ -444,9 +444,10 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 #endif
 
 /*
- * Release the events of a per-CPU counter for good: no hotplug callback
- * queues the work after the instance is removed, and none of it runs after
- * cancel_delayed_work_sync(), which also stops a work queueing itself.
+ * Release the events of a per-CPU counter for good, once it is off its
+ * list: no hotplug callback queues the work then, and none of it runs
+ * after cancel_delayed_work_sync(), which also stops a work queueing
+ * itself.
  */
 static void release_cpus(struct perfkmod_counter *c)
 {
@@ -486,6 +487,16 @@ static int create_cpus(struct perfkmod_counter *c)
 
 	mutex_lock(&c->sync_lock);
 	err = sync_cpus(c);
+	/*
+	 * A CPU was between states (or came or went since it was listed):
+	 * once that hotplug operation is over, again (the CPU hotplug lock
+	 * may be taken under @sync_lock).
+	 */
+	if (!err && READ_ONCE(c->sync_queued)) {
+		cpus_read_lock();
+		cpus_read_unlock();
+		err = sync_cpus(c);
+	}
 	/* the one CPU is offline: perf's errno for that */
 	if (!err && one && !c->one.event)
 		err = -ENODEV;
@@ -606,6 +617,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	if (err)
 		goto err_overflow;
 	c->config.task = NULL;
+	/* the module notifier may release it from here on */
+	smp_store_release(&c->created, true);
 	/* a per-CPU counter is listed already, for the hotplug callbacks */
 	if (!perfkmod_per_cpu(c))
 		list_counter(c, &perfkmod_task_counters);
@@ -1176,7 +1189,8 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 		found = NULL;
 		mutex_lock(&perfkmod_counters_mutex);
 		list_for_each_entry(c, &perfkmod_per_cpu_counters, all) {
-			if (c->owner == mod) {
+			/* not one still being made: see created */
+			if (c->owner == mod && smp_load_acquire(&c->created)) {
 				found = c;
 				break;
 			}

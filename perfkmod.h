@@ -420,7 +420,7 @@ struct perfkmod_sample {
  *	instead, not in hard IRQ: the same rules hold there. Samples are
  *	delivered in batches, in the order they came: at the CPU's next tick
  *	(so up to 1/HZ late), or at once when the ring is half full or the
- *	CPU's tick is stopped.
+ *	CPU's tick is stopped (on PREEMPT_RT, at once).
  * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
  *	runs in process context and may sleep.
  *
