@@ -222,27 +222,31 @@ static noinline void spin_work(unsigned long n)
 	WRITE_ONCE(bench_sink, x);
 }
 
-static void bp_config(struct perfkmod_config *cfg)
+/* An event of CPU 0 (BENCH_CPU), sampling or not. */
+static void cpu0_config(struct perfkmod_config *cfg, u32 type, u64 config,
+			u64 period, u64 freq)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = PERF_TYPE_BREAKPOINT;
-	cfg->bp_addr = (unsigned long)&bench_var;
-	cfg->bp_len = HW_BREAKPOINT_LEN_8;
-	cfg->bp_type = HW_BREAKPOINT_W;
-	cfg->sample_period = 1;
-	cfg->target = PERFKMOD_TARGET_CPU;
-	cfg->cpu = BENCH_CPU;
-}
-
-static void clock_config(struct perfkmod_config *cfg, u64 period, u64 freq)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = PERF_TYPE_SOFTWARE;
-	cfg->config = PERF_COUNT_SW_CPU_CLOCK;
+	cfg->type = type;
+	cfg->config = config;
 	cfg->sample_period = period;
 	cfg->sample_freq = freq;
 	cfg->target = PERFKMOD_TARGET_CPU;
 	cfg->cpu = BENCH_CPU;
+}
+
+static void bp_config(struct perfkmod_config *cfg)
+{
+	cpu0_config(cfg, PERF_TYPE_BREAKPOINT, 0, 1, 0);
+	cfg->bp_addr = (unsigned long)&bench_var;
+	cfg->bp_len = HW_BREAKPOINT_LEN_8;
+	cfg->bp_type = HW_BREAKPOINT_W;
+}
+
+static void clock_config(struct perfkmod_config *cfg, u64 period, u64 freq)
+{
+	cpu0_config(cfg, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, period,
+		    freq);
 }
 
 /*
@@ -251,12 +255,8 @@ static void clock_config(struct perfkmod_config *cfg, u64 period, u64 freq)
  */
 static void cycles_config(struct perfkmod_config *cfg)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->type = PERF_TYPE_HARDWARE;
-	cfg->config = PERF_COUNT_HW_CPU_CYCLES;
-	cfg->sample_period = CYCLES_PERIOD;
-	cfg->target = PERFKMOD_TARGET_CPU;
-	cfg->cpu = BENCH_CPU;
+	cpu0_config(cfg, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+		    CYCLES_PERIOD, 0);
 }
 
 /* Time one run of a source: @n writes, or @n workload turns. */
