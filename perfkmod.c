@@ -1166,6 +1166,21 @@ void perfkmod_hotplug_exit(void)
 	cpuhp_remove_state_nocalls(perfkmod_hp_state);
 }
 
+/* A counter of @list that @mod made; perfkmod_counters_mutex held. */
+static struct perfkmod_counter *owned_by(struct list_head *list,
+					 struct module *mod)
+{
+	struct perfkmod_counter *c;
+
+	lockdep_assert_held(&perfkmod_counters_mutex);
+	list_for_each_entry(c, list, all) {
+		/* not one still being made: see @created */
+		if (c->owner == mod && smp_load_acquire(&c->created))
+			return c;
+	}
+	return NULL;
+}
+
 /*
  * A module that unloads with counters or callbacks it did not release
  * would leave perf calling into freed memory and text: release them, and
@@ -1175,7 +1190,7 @@ void perfkmod_hotplug_exit(void)
 static int perfkmod_module_notify(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
-	struct perfkmod_counter *c, *found;
+	struct perfkmod_counter *found;
 	struct module *mod = data;
 	int counters = 0, callbacks, series;
 
@@ -1186,21 +1201,9 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 	/* callbacks next: releasing a counter unregisters those on it */
 	callbacks = perfkmod_callbacks_release_owner(mod);
 	do {
-		found = NULL;
 		mutex_lock(&perfkmod_counters_mutex);
-		list_for_each_entry(c, &perfkmod_per_cpu_counters, all) {
-			/* not one still being made: see created */
-			if (c->owner == mod && smp_load_acquire(&c->created)) {
-				found = c;
-				break;
-			}
-		}
-		list_for_each_entry(c, &perfkmod_task_counters, all) {
-			if (!found && c->owner == mod) {
-				found = c;
-				break;
-			}
-		}
+		found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
+			owned_by(&perfkmod_task_counters, mod);
 		mutex_unlock(&perfkmod_counters_mutex);
 		if (found) {
 			perfkmod_counter_release(found);
