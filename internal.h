@@ -134,8 +134,8 @@ struct perfkmod_cpu {
  *	or a module going away took off its lists and is still waiting for
  *	(their deferred deliveries use the counter): the counter's release
  *	waits for them too. Raised under perfkmod_callback_mutex.
- * @series_users: the series that read this counter, which must be released
- *	first.
+ * @series_users: how many series read this counter; changed under
+ *	perfkmod_series_mutex (series.c). Its release makes them stop.
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
@@ -211,6 +211,7 @@ int perfkmod_callbacks_release_owner(struct module *mod);
 int perfkmod_series_init(void);
 void perfkmod_series_exit(void);
 int perfkmod_series_release_owner(struct module *mod);
+void perfkmod_series_forget(struct perfkmod_counter *c);
 
 /**
  * struct perfkmod_named - a counter root made through debugfs or counters=

@@ -642,11 +642,11 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 {
 	if (IS_ERR_OR_NULL(c))
 		return;
-	WARN_ONCE(atomic_read(&c->series_users),
-		  "perfkmod: a counter released while a series reads it\n");
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
 	unlist_counter(c);
+	/* another module's series may read it: they read it no more */
+	perfkmod_series_forget(c);
 	if (perfkmod_config_samples(&c->config)) {
 		perfkmod_overflow_counter_quiesce(c);
 		/* a stop queued from an overflow must not touch the events */

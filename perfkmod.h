@@ -220,7 +220,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * another module holds on @counter stays valid, detached (never called,
  * its statistics final), until that module unregisters it, which it must
  * still do (or perfkmod does when it unloads): the other module cannot
- * know when the counter goes.
+ * know when the counter goes. Likewise a series that reads @counter,
+ * whoever made it, stays valid and reads @counter no more: its records
+ * have @counter's error bit set from then on.
  *
  * A sampling counter's release waits for an RCU grace period after the
  * events are released, so that an overflow perf was still delivering
@@ -581,7 +583,9 @@ int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
  * @counters: the counters to read: all-CPUs counters
  *	(%PERFKMOD_TARGET_ALL_CPUS), whose share of each CPU the series reads
  *	on that CPU; or task counters of one task, without @inherit, which it
- *	reads in the task (it follows the task). They must outlive the series.
+ *	reads in the task (it follows the task). A counter released while
+ *	the series reads it (by its own module or another) reads as an error
+ *	in every later record; the series goes on with the others.
  * @nr_counters: how many, 1 to %PERFKMOD_SERIES_MAX_COUNTERS.
  * @interval_ns: the interval, at least %PERFKMOD_SERIES_MIN_INTERVAL_NS.
  * @ring_records: records each CPU's ring holds (rounded up to a power of
@@ -602,7 +606,7 @@ struct perfkmod_series_config {
  * @nr_values: how many of @values are set: the series' counters, in order.
  * @errors: bit i set: counter i could not be read on @cpu that time
  *	(perfkmod_counter_read_local() refused it: its event was being
- *	replaced after CPU hotplug); its value is then 0.
+ *	replaced after CPU hotplug), or it was released; its value is then 0.
  * @values: each counter's value on @cpu since its last reset, as
  *	perfkmod_counter_read_local() reads it. The difference of two
  *	records of a CPU is what the CPU counted in between. Of a task
@@ -653,8 +657,11 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: the series, or an ERR_PTR(): -%EINVAL for a config out of the
  * bounds above, or counters that are neither all all-CPUs counters nor
- * all counters of one task (without inherit); -%ENOMEM; perf's errno from
- * making a task series' context-switches event (-%ESRCH: the task exits).
+ * all counters of one task (without inherit); -%ENOMEM, also when the
+ * rings would take all series past the series_max_mb module parameter
+ * (the rings take about 80 bytes a record for each possible CPU); perf's
+ * errno from making a task series' context-switches event (-%ESRCH: the
+ * task exits).
  */
 #define perfkmod_series_create(config) \
 	__perfkmod_series_create(config, THIS_MODULE)
@@ -663,8 +670,7 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * perfkmod_series_release() - stop a series and free it
  * @series: the series; records not read are discarded.
  *
- * Release a series before any of its counters (releasing a counter that
- * a series reads warns).
+ * Its counters may be released before or after it.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).

@@ -47,16 +47,21 @@ struct perfkmod_series_cpu {
 /**
  * struct perfkmod_series - a time series of counters, sampled per CPU
  * @config: a copy of the creator's; @config.counters points to @counters.
- * @counters: the counters read, in order.
+ * @counters: the counters read, in order. A counter released while the
+ *	series reads it is set to NULL here, under perfkmod_series_mutex
+ *	(WRITE_ONCE(); the timers read it with READ_ONCE()): from then on
+ *	it reads as an error.
  * @interval: @config.interval_ns as a ktime.
  * @mask: ring entries - 1 (a power of 2).
+ * @bytes: what the rings take of series_max_mb.
  * @cpus: each CPU's timer and ring.
  * @node: the entry in perfkmod's series hotplug state: the timer of a CPU
  *	starts when it comes online and stops when it goes offline, on the
  *	CPU itself.
  * @read_lock: one reader at a time per series.
  * @owner: the module that created it.
- * @all: entry in perfkmod_series_list, under perfkmod_series_mutex.
+ * @all: entry in perfkmod_series_list, under perfkmod_series_mutex, while
+ *	its timers may run: a counter's release finds it there.
  * @task: the task whose counters a task series reads (a reference held),
  *	NULL for a series of all-CPUs counters.
  * @switch_event: a task series' context-switches event on @task, period 1,
@@ -67,6 +72,7 @@ struct perfkmod_series {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	ktime_t interval;
 	unsigned long mask;
+	u64 bytes;
 	struct perfkmod_series_cpu __percpu *cpus;
 	struct hlist_node node;
 	struct mutex read_lock;	/* see above */
@@ -77,9 +83,48 @@ struct perfkmod_series {
 };
 
 static enum cpuhp_state series_hp_state;
-/* Every series, so that a module that goes away has its own released. */
+/*
+ * perfkmod_series_mutex protects perfkmod_series_list, every series'
+ * @counters once listed, and the series_users of the counters they read.
+ * Every series whose timers may run is listed, so that a counter's
+ * release finds those that read it and a module that goes away has its
+ * own released. A leaf: nothing is locked and nothing waited for under it.
+ */
 static DEFINE_MUTEX(perfkmod_series_mutex);
 static LIST_HEAD(perfkmod_series_list);
+
+/*
+ * The ring memory all series may take together, whoever made them: a
+ * series' rings take a record per CPU possible, so one series can ask for
+ * gigabytes on a large machine.
+ */
+static unsigned int series_max_mb = 256;
+module_param(series_max_mb, uint, 0600);
+MODULE_PARM_DESC(series_max_mb, "MiB of ring memory all series together may take; a series that would take more is refused (default 256)");
+
+/* The ring memory of the series made; under perfkmod_series_mutex. */
+static u64 series_bytes;
+
+/* Take @bytes of the series' memory, if the bound allows. */
+static int reserve_bytes(u64 bytes)
+{
+	int err = 0;
+
+	mutex_lock(&perfkmod_series_mutex);
+	if (series_bytes + bytes > (u64)READ_ONCE(series_max_mb) << 20)
+		err = -ENOMEM;
+	else
+		series_bytes += bytes;
+	mutex_unlock(&perfkmod_series_mutex);
+	return err;
+}
+
+static void unreserve_bytes(u64 bytes)
+{
+	mutex_lock(&perfkmod_series_mutex);
+	series_bytes -= bytes;
+	mutex_unlock(&perfkmod_series_mutex);
+}
 
 /*
  * Append a record to this CPU's ring. Context: hard interrupt, or
@@ -89,6 +134,7 @@ static void series_record(struct perfkmod_series *s,
 			  struct perfkmod_series_cpu *sc)
 {
 	struct perfkmod_series_record *r;
+	struct perfkmod_counter *c;
 	unsigned long head = sc->head;
 	unsigned int i;
 
@@ -103,7 +149,9 @@ static void series_record(struct perfkmod_series *s,
 	r->nr_values = s->config.nr_counters;
 	r->errors = 0;
 	for (i = 0; i < s->config.nr_counters; i++) {
-		if (perfkmod_counter_read_local(s->counters[i], &r->values[i])) {
+		/* pairs with WRITE_ONCE() in perfkmod_series_forget() */
+		c = READ_ONCE(s->counters[i]);
+		if (!c || perfkmod_counter_read_local(c, &r->values[i])) {
 			r->values[i] = 0;
 			r->errors |= BIT(i);
 		}
@@ -242,7 +290,8 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 	const struct perfkmod_counter *c;
 	unsigned int i;
 
-	if (!cfg->nr_counters || cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
+	if (!cfg->counters || !cfg->nr_counters ||
+	    cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
 		return -EINVAL;
 	if (cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
 	    cfg->interval_ns > (u64)KTIME_MAX)
@@ -260,6 +309,54 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* Take @s off the list, and off the counters it still reads. */
+static void unlist_series(struct perfkmod_series *s)
+{
+	unsigned int i;
+
+	mutex_lock(&perfkmod_series_mutex);
+	list_del(&s->all);
+	for (i = 0; i < s->config.nr_counters; i++) {
+		if (s->counters[i])
+			atomic_dec(&s->counters[i]->series_users);
+	}
+	mutex_unlock(&perfkmod_series_mutex);
+}
+
+/**
+ * perfkmod_series_forget() - stop every series reading a counter
+ * @c: a counter being released, which may be another module's.
+ *
+ * Each series that reads @c records it as an error from now on (its bit
+ * in &perfkmod_series_record.errors, value 0), as for any counter it
+ * cannot read, and goes on with its other counters; it stays its owner's
+ * to read and release. Once this returns, no series reads @c: the timers
+ * read it in hard interrupt, a task series' switch in the scheduler with
+ * interrupts off, and an RCU grace period waits for both.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_series_forget(struct perfkmod_counter *c)
+{
+	struct perfkmod_series *s;
+	unsigned int i;
+
+	if (!atomic_read(&c->series_users))
+		return;
+	mutex_lock(&perfkmod_series_mutex);
+	list_for_each_entry(s, &perfkmod_series_list, all) {
+		for (i = 0; i < s->config.nr_counters; i++) {
+			if (s->counters[i] != c)
+				continue;
+			/* pairs with READ_ONCE() in series_record() */
+			WRITE_ONCE(s->counters[i], NULL);
+			atomic_dec(&c->series_users);
+		}
+	}
+	mutex_unlock(&perfkmod_series_mutex);
+	synchronize_rcu();
 }
 
 struct perfkmod_series *
@@ -287,13 +384,17 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	records = roundup_pow_of_two(config->ring_records ?:
 				     PERFKMOD_SERIES_DEFAULT_RECORDS);
 	s->mask = records - 1;
+	s->bytes = (u64)records * sizeof(*s->cpus->ring) * num_possible_cpus();
 	s->owner = owner;
 	mutex_init(&s->read_lock);
 
+	err = reserve_bytes(s->bytes);
+	if (err)
+		goto err_free;
 	err = -ENOMEM;
 	s->cpus = alloc_percpu(struct perfkmod_series_cpu);
 	if (!s->cpus)
-		goto err_free;
+		goto err_unreserve;
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_series_cpu *sc = per_cpu_ptr(s->cpus, cpu);
 
@@ -311,24 +412,25 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		if (err)
 			goto err_rings;
 	}
-	/* before the timers read them: a counter's release warns meanwhile */
+	/* before the timers read them: a counter's release finds @s */
+	mutex_lock(&perfkmod_series_mutex);
+	list_add_tail(&s->all, &perfkmod_series_list);
 	for (i = 0; i < config->nr_counters; i++)
 		atomic_inc(&s->counters[i]->series_users);
+	mutex_unlock(&perfkmod_series_mutex);
 	/* starts the timer of each online CPU, on that CPU */
 	err = cpuhp_state_add_instance(series_hp_state, &s->node);
 	if (err)
-		goto err_users;
-	mutex_lock(&perfkmod_series_mutex);
-	list_add_tail(&s->all, &perfkmod_series_list);
-	mutex_unlock(&perfkmod_series_mutex);
+		goto err_unlist;
 	return s;
 
-err_users:
-	for (i = 0; i < config->nr_counters; i++)
-		atomic_dec(&s->counters[i]->series_users);
+err_unlist:
+	unlist_series(s);
 	release_switch_event(s);
 err_rings:
 	free_rings(s);
+err_unreserve:
+	unreserve_bytes(s->bytes);
 err_free:
 	mutex_destroy(&s->read_lock);
 	if (s->task)
@@ -340,17 +442,13 @@ EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
 void perfkmod_series_release(struct perfkmod_series *s)
 {
-	unsigned int i;
-
-	mutex_lock(&perfkmod_series_mutex);
-	list_del(&s->all);
-	mutex_unlock(&perfkmod_series_mutex);
 	/* stops the timer of each online CPU; offline ones are stopped */
 	cpuhp_state_remove_instance(series_hp_state, &s->node);
 	release_switch_event(s);
-	for (i = 0; i < s->config.nr_counters; i++)
-		atomic_dec(&s->counters[i]->series_users);
+	/* nothing reads the counters now: leave them to their release */
+	unlist_series(s);
 	free_rings(s);
+	unreserve_bytes(s->bytes);
 	mutex_destroy(&s->read_lock);
 	if (s->task)
 		put_task_struct(s->task);

@@ -380,6 +380,9 @@ static void bad_configs(struct kunit *test)
 	c[0] = NULL;
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
 	c[0] = c[1];
+	cfg.counters = NULL;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.counters = c;
 	s = perfkmod_series_create(&cfg);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "%pe", s);
 	KUNIT_EXPECT_EQ(test, perfkmod_series_read(s, -1, NULL, 0), -EINVAL);
@@ -470,6 +473,69 @@ static void late_timer_skips(struct kunit *test)
 	kunit_info(test, "%llu intervals skipped; then %d records in 10 ms", skipped, n);
 }
 
+/*
+ * The records of @cpu that @s makes from now on, at least one, at most
+ * RECS: whatever it holds now is discarded first. Waits for the CPU's
+ * timer (10 s at most, then fails the case), not for a time.
+ */
+static int next_records(struct kunit *test, struct perfkmod_series *s,
+			int cpu, struct perfkmod_series_record *recs)
+{
+	unsigned long end = jiffies + 10 * HZ;
+	int n;
+
+	drain(test, s, cpu, recs);
+	do {
+		usleep_range(1000, 2000);
+		n = drain(test, s, cpu, recs);
+	} while (!n && time_before(jiffies, end));
+	KUNIT_EXPECT_GT_MSG(test, n, 0, "no record of CPU %d in 10 s", cpu);
+	return n;
+}
+
+/*
+ * A counter released while a series reads it, as when its module is not
+ * the series' (it cannot know of the series): the series reads it no more
+ * and records it as an error, and goes on with its other counter.
+ */
+static void counter_released_under_series(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+	};
+	struct perfkmod_counter *c[2] = {
+		perfkmod_counter_create(&cfg),
+		all_cpus(test, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	int cpu, i, n;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c[0]));
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	if (!recs)
+		perfkmod_counter_release(c[0]);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
+	for_each_online_cpu(cpu) {
+		n = next_records(test, s, cpu, recs);
+		for (i = 0; i < n; i++)
+			KUNIT_EXPECT_EQ(test, recs[i].errors, 0);
+	}
+
+	perfkmod_counter_release(c[0]);
+	for_each_online_cpu(cpu) {
+		n = next_records(test, s, cpu, recs);
+		for (i = 0; i < n; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, BIT(0),
+					    "CPU %d record %d", cpu, i);
+			KUNIT_EXPECT_EQ(test, recs[i].values[0], 0);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 0);
+}
+
 static struct kunit_case perfkmod_series_cases[] = {
 	KUNIT_CASE(records_per_interval),
 	KUNIT_CASE(follows_task),
@@ -477,6 +543,7 @@ static struct kunit_case perfkmod_series_cases[] = {
 	KUNIT_CASE(drops_counted),
 	KUNIT_CASE(late_timer_skips),
 	KUNIT_CASE(bad_configs),
+	KUNIT_CASE(counter_released_under_series),
 	KUNIT_CASE_SLOW(under_hotplug),
 	{}
 };

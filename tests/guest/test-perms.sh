@@ -19,6 +19,10 @@ check param-ring-size-mode-0600 \
 check_fails user-cannot-read-max-counters user cat $params/max_counters
 check_fails user-cannot-read-ring-size user cat $params/ring_size
 check_fails user-cannot-write-ring-size user sh -c "echo 128 >$params/ring_size"
+check_fails user-cannot-write-series-max-mb \
+	user sh -c "echo 4096 >$params/series_max_mb"
+check params-owner-only \
+	sh -c "[ -z \"\$(find $params -type f -perm /077)\" ]"
 check_fails user-cannot-list-debugfs user ls $DBG
 check_fails user-cannot-reach-debugfs user ls /sys/kernel/debug
 check user-cannot-find-debugfs-files \

@@ -153,6 +153,20 @@ check err-bad-name kw EINVAL "series a/b 1ms pf"
 check err-del-read-counter kw EBUSY "del pf"
 check err-says-why grep -q "^-EBUSY: a series reads this counter" $DBG/last_error
 check err-commands-on-series kw ENOENT "reset s1"
+# the ring memory of all series together is bounded: with s1 (65536
+# records) and s2 (16) live, a bound that leaves room for one more series
+# of 65536 records takes one, and another once it is deleted
+mb=/sys/module/perfkmod/parameters/series_max_mb
+check series-max-mb-default grep -qx 256 $mb
+possible=$(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1))
+rec=$((65536 * 80 * possible))
+echo $(((2 * rec + 16 * 80 * possible + (1 << 20) - 1) >> 20)) >$mb
+check series-mem-one-more kw ok "series m1 1ms,records=65536 pf"
+check series-mem-bound kw ENOMEM "series m2 1ms,records=65536 pf"
+check series-mem-given-back kw ok "del m1"
+check series-mem-again kw ok "series m2 1ms,records=65536 pf"
+check series-mem-del kw ok "del m2"
+echo 256 >$mb
 check err-leave-nothing sh -c "[ \"\$(cat $C; ls $S)\" = '$before' ]"
 check eight-counters kw ok "series s8 1ms pf pf cs cs pf pf cs cs"
 sleep 0.1
