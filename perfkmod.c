@@ -563,9 +563,19 @@ static int check_config(const struct perfkmod_config *cfg)
 		return -EINVAL;
 	if (cfg->precise_ip > 3)
 		return -EINVAL;
-	if (cfg->target == PERFKMOD_TARGET_CPU && cfg->cpu < 0)
-		return -EINVAL;
 	if (cfg->target > PERFKMOD_TARGET_TASK)
+		return -EINVAL;
+	/*
+	 * A field the target does not use is a mistake (a zeroed target with
+	 * a @cpu is all CPUs, not that CPU): refused, never ignored.
+	 */
+	if (cfg->target == PERFKMOD_TARGET_CPU ? cfg->cpu < 0 : cfg->cpu)
+		return -EINVAL;
+	if (cfg->target == PERFKMOD_TARGET_TASK ?
+	    !cfg->task == !cfg->pid : cfg->task || cfg->pid || cfg->inherit)
+		return -EINVAL;
+	if (cfg->type != PERF_TYPE_BREAKPOINT &&
+	    (cfg->bp_addr || cfg->bp_len || cfg->bp_type))
 		return -EINVAL;
 	/*
 	 * perf_event_enable() reaches the task's own event, not the children
@@ -1111,7 +1121,8 @@ static const struct {
 	  "no PMU has this event: the CPU's PMU lacks it, or there is no PMU (as in most VMs)" },
 	{ -EOPNOTSUPP,
 	  "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it lacks" },
-	{ -EINVAL, "invalid event settings" },
+	{ -EINVAL,
+	  "invalid event settings, or a setting the target or event type does not use" },
 	{ -ENODEV, "the CPU is offline or does not exist" },
 	{ -ESRCH, "no such task, or it is exiting" },
 	{ -EBUSY, "the PMU is busy: an exclusive event holds it" },

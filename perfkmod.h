@@ -79,10 +79,14 @@ enum perfkmod_target {
  *	@sample_freq may be set. A counter with either calls its overflow
  *	callbacks; a counter with neither only counts.
  * @precise_ip: skid constraint, 0 (any skid) to 3 (none), as perf's.
- * @target: see &enum perfkmod_target.
+ * @target: see &enum perfkmod_target. The fields of a target are @cpu
+ *	(%PERFKMOD_TARGET_CPU), and @task or @pid, and @inherit
+ *	(%PERFKMOD_TARGET_TASK); the bp_* fields are %PERF_TYPE_BREAKPOINT's.
+ *	Any of them set for another target or type (a @cpu with the zero
+ *	target, which is all CPUs) is refused with -%EINVAL, not ignored.
  * @cpu: %PERFKMOD_TARGET_CPU: the CPU.
  * @task: %PERFKMOD_TARGET_TASK: the task (perfkmod takes its own reference),
- *	or NULL to name it by @pid.
+ *	or NULL to name it by @pid; not both.
  * @pid: %PERFKMOD_TARGET_TASK with no @task: the task's pid, in the pid
  *	namespace of the caller of perfkmod_counter_create().
  * @disabled: create the counter off; perfkmod_counter_enable() starts it.
@@ -201,11 +205,12 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * Return: the counter, or an ERR_PTR() of the errno perf gave, unchanged:
  * -%ENOENT no PMU has this event (hardware events in a VM), -%EOPNOTSUPP
  * the PMU cannot do what @config asks, -%EINVAL invalid settings (also
- * both a period and a frequency), -%ENODEV the CPU is offline, -%ESRCH no
- * such task or it is exiting, -%EBUSY an exclusive event holds the PMU,
- * -%ENOSPC no free breakpoint slot, -%ENOMEM, -%EACCES or -%EPERM what
- * the calling task may not do (see above). perfkmod_strerror() words
- * them.
+ * both a period and a frequency, or a field set that @config.target does
+ * not use: see &struct perfkmod_config), -%ENODEV the CPU is offline,
+ * -%ESRCH no such task or it is exiting, -%EBUSY an exclusive event holds
+ * the PMU, -%ENOSPC no free breakpoint slot, -%ENOMEM, -%EACCES or
+ * -%EPERM what the calling task may not do (see above).
+ * perfkmod_strerror() words them.
  */
 #define perfkmod_counter_create(config) \
 	__perfkmod_counter_create(config, THIS_MODULE)

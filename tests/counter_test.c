@@ -359,10 +359,55 @@ static void create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&no_pmu)), -ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
 			-EINVAL);
-	/* perf ignores inherit for a CPU's event: nothing to refuse there */
-	inherit_off.target = PERFKMOD_TARGET_ALL_CPUS;
-	inherit_off.task = NULL;
-	test_create(test, &inherit_off);
+}
+
+/*
+ * A field that the config's target does not use is refused, not ignored:
+ * a mistake is an error, never another counter than the one meant.
+ */
+static void unused_fields_refused(struct kunit *test)
+{
+	struct perfkmod_config ok = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	struct perfkmod_config bad[] = {
+		/* all CPUs, with a CPU meant for a one-CPU counter */
+		{ .cpu = 1 },
+		{ .pid = 1 },
+		{ .task = current },
+		{ .inherit = true },
+		{ .target = PERFKMOD_TARGET_CPU, .pid = 1 },
+		{ .target = PERFKMOD_TARGET_CPU, .task = current },
+		{ .target = PERFKMOD_TARGET_CPU, .inherit = true },
+		{ .target = PERFKMOD_TARGET_TASK, .task = current, .cpu = 1 },
+		/* which task: both named, or neither */
+		{ .target = PERFKMOD_TARGET_TASK, .task = current,
+		  .pid = 1 },
+		{ .target = PERFKMOD_TARGET_TASK },
+		/* a breakpoint's fields on another type */
+		{ .bp_addr = 4096 },
+		{ .bp_len = HW_BREAKPOINT_LEN_4 },
+		{ .bp_type = HW_BREAKPOINT_W },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		bad[i].type = ok.type;
+		bad[i].config = ok.config;
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(perfkmod_counter_create(&bad[i])),
+				    -EINVAL, "config %u", i);
+	}
+	/* the same configs, each with its target's fields only, are good */
+	test_create(test, &ok);
+	ok.target = PERFKMOD_TARGET_CPU;
+	ok.cpu = cpumask_first(cpu_online_mask);
+	test_create(test, &ok);
+	ok.target = PERFKMOD_TARGET_TASK;
+	ok.cpu = 0;
+	ok.task = current;
+	ok.inherit = true;
+	test_create(test, &ok);
 }
 
 /* Fill CPU 0's breakpoint slots: the next one is -ENOSPC. */
@@ -825,6 +870,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE_SLOW(all_cpus_hotplug),
 	KUNIT_CASE(task_exit),
 	KUNIT_CASE(create_errors),
+	KUNIT_CASE(unused_fields_refused),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
 	KUNIT_CASE_SLOW(set_period_cpu_offline),
