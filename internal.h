@@ -52,6 +52,13 @@ struct perfkmod_cpu {
 	struct perf_event *event;
 	/* why event is NULL on an online CPU: the errno from perf, else 0 */
 	int err;
+	/*
+	 * An event was retired, and no RCU grace period has passed since: a
+	 * reader of the CPU (interrupts off, or NMI) may have loaded it and
+	 * not yet @event_seq, which must not meet the next event's. Under
+	 * the counter's @sync_lock.
+	 */
+	bool grace_due;
 	/* the CPU's value (retired plus live) at the last reset */
 	u64 base;
 	/* what the CPU's earlier events counted before it went offline */

@@ -354,6 +354,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 			smp_store_release(&pc->event, NULL);
 			mutex_unlock(&c->lock);
 			perf_event_release_kernel(event);
+			pc->grace_due = true;
 		}
 		if (pc->event)
 			continue;
@@ -378,6 +379,10 @@ static int sync_cpus(struct perfkmod_counter *c)
 			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
 					   HZ / 10);
 			continue;
+		}
+		if (pc->grace_due) {
+			synchronize_rcu();
+			pc->grace_due = false;
 		}
 		/* enable() and disable() change it under @lock alone */
 		enabled = READ_ONCE(c->enabled);
