@@ -877,13 +877,48 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
+/* task-clock, by what the caller asked for: perf may rewrite attr.type */
+static bool is_task_clock(const struct perfkmod_config *cfg)
+{
+	return cfg->type == PERF_TYPE_SOFTWARE &&
+	       cfg->config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
 /*
- * What @event has counted, read on CPU @this with interrupts off, as
+ * Whether a read in NMI leaves the PMU alone, taking @event's count as of
+ * its last update. Only an NMI can interrupt perf on this CPU, where
+ * interrupts are off:
+ * - between event_sched_in() setting @event->oncpu and the PMU's add(),
+ *   and between its del() and @oncpu's reset, the PMU's counter index is
+ *   stale or gone (x86 would add another counter's value for good, arm64
+ *   warns of an invalid index). The PMU's stop() and del() mark the event
+ *   stopped, its count up to date (PERF_HES_STOPPED, PERF_HES_UPTODATE),
+ *   and add() keeps it so until start(). The first add() after create
+ *   finds the event unmarked, its index -1: x86 then reads nothing (its
+ *   counter base is unset), arm64 warns; perf_event_read_local() shares
+ *   that window, which needs a PMU overflow already pending as the PMU
+ *   is disabled around add().
+ * - task-clock's read adds the context's time, which perf updates in two
+ *   stores that an NMI may split. Asked of @c's config: where task-clock
+ *   has a PMU of its own (6.12, not 6.1), perf gives the event that PMU's
+ *   dynamic type.
+ * Either way the count never goes back.
+ */
+static __always_inline bool nmi_keeps_off(const struct perfkmod_counter *c,
+					  struct perf_event *event)
+{
+	return (READ_ONCE(event->hw.state) & PERF_HES_STOPPED) ||
+	       is_task_clock(&c->config);
+}
+
+/*
+ * What @event of @c has counted, read on CPU @this with interrupts off, as
  * perf_event_read_local() reads it (not exported to modules): the PMU is
  * read when the event is on it here, or for a package-wide event on another
  * CPU of this package. Inlined, so that the count stays in a register.
  */
-static __always_inline int read_event_local(struct perf_event *event,
+static __always_inline int read_event_local(const struct perfkmod_counter *c,
+					    struct perf_event *event,
 					    int this, u64 *count)
 {
 	int oncpu = READ_ONCE(event->oncpu);
@@ -897,14 +932,7 @@ static __always_inline int read_event_local(struct perf_event *event,
 		else if (event->attr.pinned)
 			return -EBUSY;
 	}
-	/*
-	 * task-clock's read adds the context's time, which perf updates in
-	 * two stores that an NMI may split: in NMI it reads as of its last
-	 * update instead, which never goes back.
-	 */
-	if (oncpu == this &&
-	    !(in_nmi() && event->attr.type == PERF_TYPE_SOFTWARE &&
-	      event->attr.config == PERF_COUNT_SW_TASK_CLOCK))
+	if (oncpu == this && !(in_nmi() && nmi_keeps_off(c, event)))
 		event->pmu->read(event);
 	*count = local64_read(&event->count);
 	return 0;
@@ -917,7 +945,11 @@ static __always_inline int read_event_local(struct perf_event *event,
  * callback runs on this CPU, so not while interrupts are off here (nor
  * under an NMI here). An event whose @event_seq is not the CPU's @seq is
  * not read (-EBUSY). sync_cpus() publishes @event after @event_seq and
- * @retired, with release; it is loaded with acquire.
+ * @retired, with release; it is loaded with acquire. An event and the
+ * @event_seq of the next are never read together: the CPU cannot go
+ * down and up while interrupts are off here, and sync_cpus() waits for
+ * an RCU grace period before it publishes a new event where it retired
+ * one since.
  */
 int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 {
@@ -935,7 +967,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 			err = -EINVAL;
 			goto out;
 		}
-		err = read_event_local(event, cpu, &count);
+		err = read_event_local(c, event, cpu, &count);
 		base = READ_ONCE(c->base);
 		goto out;
 	}
@@ -951,7 +983,7 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		goto out;
 	}
 	if (event)
-		err = read_event_local(event, cpu, &count);
+		err = read_event_local(c, event, cpu, &count);
 	count += READ_ONCE(pc->retired.value);
 	base = READ_ONCE(pc->base);
 out:

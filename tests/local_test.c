@@ -500,6 +500,61 @@ static void reads_under_hotplug(struct kunit *test)
 	cpus_read_unlock();
 }
 
+/* A task-clock read in NMI: perf's prev_count of it, before and after. */
+struct nmi_read {
+	struct perfkmod_counter *c;
+	u64 prev_before, prev_after, value;
+	int err;
+	bool in_nmi;
+};
+
+static void nmi_read_fn(void *arg)
+{
+	struct nmi_read *r = arg;
+	struct perf_event *event = r->c->event;
+
+	r->in_nmi = in_nmi();
+	r->prev_before = local64_read(&event->hw.prev_count);
+	r->err = perfkmod_counter_read_local(r->c, &r->value);
+	r->prev_after = local64_read(&event->hw.prev_count);
+}
+
+/*
+ * task-clock read by its task in a real NMI (x86 self-IPI): the NMI may
+ * split perf's update of the context's time, so the read leaves the event
+ * alone (its prev_count unchanged) and gives the count of the last update,
+ * never more than a read in the task right after. Whatever type perf gave
+ * the event: 6.12 moves task-clock to a PMU of its own.
+ */
+static void task_clock_in_nmi(struct kunit *test)
+{
+#ifdef CONFIG_X86
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct nmi_read r = { .c = test_create(test, &cfg) };
+	u64 before, after;
+
+	busy_ms(2);
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_local(r.c, &before), 0);
+	busy_ms(2);
+	KUNIT_ASSERT_EQ(test, test_in_nmi(nmi_read_fn, &r), 0);
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_local(r.c, &after), 0);
+	kunit_info(test, "event type %u; in task %llu, in NMI %llu, then %llu ns",
+		   r.c->event->attr.type, before, r.value, after);
+	KUNIT_EXPECT_TRUE(test, r.in_nmi);
+	KUNIT_EXPECT_EQ(test, r.err, 0);
+	KUNIT_EXPECT_EQ(test, r.prev_after, r.prev_before);
+	KUNIT_EXPECT_GE(test, r.value, before);
+	KUNIT_EXPECT_LE(test, r.value, after);
+#else
+	kunit_skip(test, "x86 only: a real NMI from a self-IPI");
+#endif
+}
+
 static struct kunit_case perfkmod_local_cases[] = {
 	KUNIT_CASE(task_counter),
 	KUNIT_CASE(inherit_refused),
@@ -507,6 +562,7 @@ static struct kunit_case perfkmod_local_cases[] = {
 	KUNIT_CASE(all_cpus_counter),
 	KUNIT_CASE(in_overflow_callback),
 	KUNIT_CASE(in_pmu_nmi),
+	KUNIT_CASE(task_clock_in_nmi),
 	KUNIT_CASE(hardware_read_cost),
 	KUNIT_CASE_SLOW(reads_under_hotplug),
 	{}

@@ -2,14 +2,21 @@
 /*
  * What perfkmod's KUnit suites share (declared in test.h): the require_pmu
  * parameter, counters released at the end of a case, the verdict of a
- * hardware case that has no PMU, and a CPU hotplug loop.
+ * hardware case that has no PMU, a CPU hotplug loop and, on x86, a
+ * function run in a real NMI.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #include "perfkmod.h"
 #include "test.h"
@@ -53,6 +60,46 @@ u64 test_value(struct perfkmod_counter *c)
 	perfkmod_counter_read(c, &v);
 	return v.value;
 }
+
+#ifdef CONFIG_X86
+static void (*nmi_fn)(void *arg);
+static void *nmi_arg;
+static bool nmi_armed;
+
+/* Claims only the NMI test_in_nmi() sends itself. */
+static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	if (!READ_ONCE(nmi_armed))
+		return NMI_DONE;
+	nmi_fn(nmi_arg);
+	/* after the call: the sender waits for this */
+	smp_store_release(&nmi_armed, false);
+	return NMI_HANDLED;
+}
+
+int test_in_nmi(void (*fn)(void *arg), void *arg)
+{
+	int err, i;
+
+	err = register_nmi_handler(NMI_LOCAL, test_nmi_handler, 0,
+				   "perfkmod_test_in_nmi");
+	if (err)
+		return err;
+	nmi_fn = fn;
+	nmi_arg = arg;
+	migrate_disable();
+	WRITE_ONCE(nmi_armed, true);
+	apic->send_IPI_self(NMI_VECTOR);
+	/* pairs with smp_store_release() in the handler: @fn has run */
+	for (i = 0; i < 10000 && smp_load_acquire(&nmi_armed); i++)
+		usleep_range(10, 20);
+	migrate_enable();
+	err = READ_ONCE(nmi_armed) ? -ETIMEDOUT : 0;
+	WRITE_ONCE(nmi_armed, false);
+	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test_in_nmi");
+	return err;
+}
+#endif
 
 struct test_hotplug {
 	struct kunit *test;

@@ -50,6 +50,15 @@ struct test_hotplug *test_hotplug_start(struct kunit *test);
 int test_hotplug_cycles(struct test_hotplug *h);
 int test_hotplug_stop(struct test_hotplug *h);
 
+#ifdef CONFIG_X86
+/*
+ * Run @fn(@arg) once in a real NMI on this CPU (a self-IPI through the
+ * local APIC), the calling task kept on the CPU meanwhile. Return: 0, or
+ * -ETIMEDOUT when the NMI did not come within about 100 ms.
+ */
+int test_in_nmi(void (*fn)(void *arg), void *arg);
+#endif
+
 /*
  * Keep the CPU busy for @ms milliseconds of ktime_get() time. Unlike
  * mdelay(), whose loop calibration is unreliable under TCG, the time spent
