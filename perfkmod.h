@@ -510,7 +510,9 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * itself, nor with a lock held that the callback takes: it waits for a
  * callback that is running.
  *
- * Context: process context, may sleep (waits for an RCU grace period).
+ * Context: process context, may sleep (waits for an RCU grace period);
+ *	not with cpus_read_lock() held nor from a CPU hotplug callback (it
+ *	takes the CPU hotplug lock to run the CPUs' pending deliveries).
  */
 void perfkmod_callback_unregister(struct perfkmod_callback *cb);
 
