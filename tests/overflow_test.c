@@ -14,6 +14,9 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -340,6 +343,330 @@ static void slow_process_consumer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.dropped, st.overflows - st.runs);
 	kunit_info(test, "500 overflows: %llu delivered, %llu dropped",
 		   st.runs, st.dropped);
+}
+
+/*
+ * A deferred callback that causes overflows of its own counter: each call
+ * queues another sample. Until it has been called @cap times it feeds
+ * itself; the test's thread, pinned to the counter's CPU, bumps @gen
+ * whenever it runs there. Calls with one @gen in between are one stretch
+ * of the CPU in hard IRQ: one delivery batch (or several back to back).
+ */
+struct feed {
+	int cap;
+	atomic_t calls;
+	atomic_t gen;
+	/* the callback's own, on one CPU */
+	int last_gen;
+	int run;
+	int max_run;
+};
+
+/* Note a call of @f's callback. Return: which call it is, from 1. */
+static int feed_note(struct feed *f)
+{
+	int gen = atomic_read(&f->gen);
+
+	if (gen != f->last_gen) {
+		f->last_gen = gen;
+		f->run = 0;
+	}
+	f->max_run = max(f->max_run, ++f->run);
+	return atomic_inc_return(&f->calls);
+}
+
+/* Writes the variable its breakpoint watches. */
+static void feed_bp_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+		       void *context)
+{
+	struct feed *f = context;
+	int n = feed_note(f);
+
+	if (n < f->cap)
+		WRITE_ONCE(bp_target, n);
+}
+
+/* Allocates under a kmem:kmalloc counter. */
+static void feed_kmalloc_fn(const struct perfkmod_sample *s,
+			    struct pt_regs *regs, void *context)
+{
+	struct feed *f = context;
+	void *p;
+
+	if (feed_note(f) >= f->cap)
+		return;
+	p = kmalloc(16, GFP_ATOMIC);
+	OPTIMIZER_HIDE_VAR(p);
+	kfree(p);
+}
+
+/*
+ * Run on the counter's CPU, bumping @f->gen, until the callback has been
+ * called @f->cap times, or for 30 s. Busy, so that the CPU's tick runs.
+ */
+static void feed_wait(struct feed *f)
+{
+	ktime_t end = ktime_add_ms(ktime_get(), 30000);
+
+	while (atomic_read(&f->calls) < f->cap && ktime_before(ktime_get(), end)) {
+		atomic_inc(&f->gen);
+		cond_resched();
+	}
+}
+
+/* What every self-feeding case asks of the delivery. */
+static void feed_check(struct kunit *test, struct feed *f)
+{
+	/* the callback went on feeding itself to the end */
+	KUNIT_EXPECT_GE(test, atomic_read(&f->calls), f->cap);
+	/*
+	 * and the CPU left hard IRQ for the test's thread between batches,
+	 * each of at most what the ring held when it began
+	 */
+	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
+			    "%d calls in one stretch in hard IRQ", f->max_run);
+	kunit_info(test, "%d calls, at most %d in one stretch in hard IRQ",
+		   atomic_read(&f->calls), f->max_run);
+}
+
+/*
+ * A write breakpoint whose IRQ callback writes the watched variable: one
+ * write starts a chain of overflows that perf does not throttle (a
+ * breakpoint's first overflow each time). The chain ends when the
+ * callback stops at its cap; it must not hold the CPU in hard IRQ until
+ * then, and unregister must return.
+ */
+static void irq_callback_feeds_breakpoint(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	struct feed *f;
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->cap = 4 * perfkmod_ring_size;
+	cb = perfkmod_callback_register(c, feed_bp_fn, f, PERFKMOD_DELIVER_IRQ);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "perfkmod_callback_register: %pe", cb);
+	WRITE_ONCE(bp_target, 0);
+	feed_wait(f);
+	perfkmod_callback_stats(cb, &st);
+	perfkmod_callback_unregister(cb);
+
+	feed_check(test, f);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->calls), f->cap);
+	KUNIT_EXPECT_EQ(test, st.overflows, f->cap);
+	KUNIT_EXPECT_EQ(test, st.runs, f->cap);
+	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+}
+
+/* The id of tracepoint @system:@event, or a negative errno. */
+static int tracepoint_id(const char *system, const char *event)
+{
+	struct trace_event_file *file;
+	int id;
+
+	if (!IS_ENABLED(CONFIG_EVENT_TRACING))
+		return -ENOENT;
+	file = trace_get_event_file(NULL, system, event);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	id = file->event_call->event.type;
+	trace_put_event_file(file);
+	return id;
+}
+
+/*
+ * A kmem:kmalloc counter on this CPU whose IRQ callback allocates: each
+ * call is another overflow (besides what the rest of the kernel allocates
+ * there). Bounded batches all the same.
+ */
+static void irq_callback_feeds_tracepoint(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.sample_period = 1,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct perfkmod_counter *c;
+	struct perfkmod_callback *cb;
+	struct perfkmod_stats st;
+	struct feed *f;
+	int id;
+	void *p;
+
+	id = tracepoint_id("kmem", "kmalloc");
+	if (id < 0)
+		kunit_skip(test, "no kmem:kmalloc tracepoint: %d", id);
+	cfg.config = id;
+	cfg.cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	c = test_create(test, &cfg);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->cap = 4 * perfkmod_ring_size;
+	cb = perfkmod_callback_register(c, feed_kmalloc_fn, f, PERFKMOD_DELIVER_IRQ);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "perfkmod_callback_register: %pe", cb);
+	p = kmalloc(16, GFP_KERNEL);
+	OPTIMIZER_HIDE_VAR(p);
+	kfree(p);
+	feed_wait(f);
+	perfkmod_callback_stats(cb, &st);
+	perfkmod_callback_unregister(cb);
+
+	feed_check(test, f);
+	kunit_info(test, "%llu overflows, %llu dropped", st.overflows, st.dropped);
+}
+
+/*
+ * A process-context callback slower than its counter: each call takes
+ * 300 us of a cpu-clock counter that overflows every 100 us on one CPU.
+ * The ring never empties; a kthread pinned to that CPU must still run,
+ * and the work item must give the workqueue back after each batch. A
+ * probe on workqueue_execute_start counts the executions of the
+ * callback's work item, which the callback learns from current_work().
+ */
+struct slow_feed {
+	struct tracepoint *tp;
+	atomic_t calls;
+	struct work_struct *work;
+	atomic_t starts;
+	atomic_t pinned_runs;
+	/* the callback's own: it runs in one work item */
+	int last_start;
+	int run;
+	int max_run;
+};
+
+static void busy_us(unsigned int us)
+{
+	ktime_t end = ktime_add_us(ktime_get(), us);
+
+	while (ktime_before(ktime_get(), end))
+		cpu_relax();
+}
+
+static void slow_feed_fn(const struct perfkmod_sample *s,
+			 struct pt_regs *regs, void *context)
+{
+	struct slow_feed *f = context;
+	int start;
+
+	WRITE_ONCE(f->work, current_work());
+	start = atomic_read(&f->starts);
+	if (start != f->last_start) {
+		f->last_start = start;
+		f->run = 0;
+	}
+	f->max_run = max(f->max_run, ++f->run);
+	atomic_inc(&f->calls);
+	busy_us(300);
+}
+
+static void slow_feed_work_start(void *data, struct work_struct *work)
+{
+	struct slow_feed *f = data;
+
+	if (work == READ_ONCE(f->work))
+		atomic_inc(&f->starts);
+}
+
+static int slow_feed_pinned(void *data)
+{
+	struct slow_feed *f = data;
+
+	while (!kthread_should_stop()) {
+		atomic_inc(&f->pinned_runs);
+		usleep_range(200, 400);
+	}
+	return 0;
+}
+
+static void find_work_start(struct tracepoint *tp, void *priv)
+{
+	struct tracepoint **found = priv;
+
+	if (!strcmp(tp->name, "workqueue_execute_start"))
+		*found = tp;
+}
+
+static void work_start_unregister(struct slow_feed *f)
+{
+	tracepoint_probe_unregister(f->tp, slow_feed_work_start, f);
+	tracepoint_synchronize_unregister();
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(unregister_work_start, work_start_unregister,
+			    struct slow_feed *);
+
+#define SLOW_FEED_PINNED_RUNS	20
+
+static void process_callback_slower_than_counter(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100000,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	int here = raw_smp_processor_id(), calls;
+	struct perfkmod_callback *cb;
+	struct perfkmod_counter *c;
+	struct task_struct *pinned;
+	struct perfkmod_stats st;
+	struct slow_feed *f;
+	ktime_t end;
+
+	cfg.cpu = cpumask_any_but(cpu_online_mask, here);
+	if (cfg.cpu >= nr_cpu_ids)
+		kunit_skip(test, "one CPU online: none for the callback alone");
+	/* this thread stays off the callback's CPU */
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(here)), 0);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->last_start = -1;
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no tracepoints in this kernel");
+	for_each_kernel_tracepoint(find_work_start, &f->tp);
+	if (!f->tp)
+		kunit_skip(test, "no workqueue_execute_start tracepoint");
+	c = test_create(test, &cfg);
+	KUNIT_ASSERT_EQ(test, tracepoint_probe_register(f->tp, slow_feed_work_start, f), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_work_start, f), 0);
+	pinned = kthread_create(slow_feed_pinned, f, "perfkmod-pinned");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(pinned), "kthread_create: %pe", pinned);
+	get_task_struct(pinned);
+	kthread_bind(pinned, cfg.cpu);
+	cb = perfkmod_callback_register(c, slow_feed_fn, f, PERFKMOD_DELIVER_PROCESS);
+	if (IS_ERR(cb)) {
+		kthread_stop(pinned);
+		put_task_struct(pinned);
+		KUNIT_FAIL(test, "perfkmod_callback_register: %pe", cb);
+		return;
+	}
+
+	/* from the first call on, the callback is behind */
+	end = ktime_add_ms(ktime_get(), 15000);
+	while (!atomic_read(&f->calls) && ktime_before(ktime_get(), end))
+		usleep_range(1000, 2000);
+	wake_up_process(pinned);
+	/* events, not time: an emulated CPU is slow */
+	while ((atomic_read(&f->pinned_runs) < SLOW_FEED_PINNED_RUNS ||
+		atomic_read(&f->calls) < 3 * (int)perfkmod_ring_size) &&
+	       ktime_before(ktime_get(), end))
+		usleep_range(1000, 2000);
+	kthread_stop(pinned);
+	put_task_struct(pinned);
+	perfkmod_callback_stats(cb, &st);
+	perfkmod_callback_unregister(cb);
+	calls = atomic_read(&f->calls);
+
+	KUNIT_EXPECT_GE(test, atomic_read(&f->pinned_runs), SLOW_FEED_PINNED_RUNS);
+	KUNIT_EXPECT_GE(test, calls, 3 * (int)perfkmod_ring_size);
+	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
+			    "%d calls in one execution of the work item", f->max_run);
+	kunit_info(test, "%d calls, at most %d in one execution of the work, %llu dropped; the pinned thread ran %d times",
+		   calls, f->max_run, st.dropped, atomic_read(&f->pinned_runs));
 }
 
 /* A callback stops the counter at its 5th call: no 6th, and it is off. */
@@ -1015,6 +1342,9 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE(sample_fields),
 	KUNIT_CASE(burst_not_dropped),
 	KUNIT_CASE(slow_process_consumer),
+	KUNIT_CASE(irq_callback_feeds_breakpoint),
+	KUNIT_CASE_SLOW(irq_callback_feeds_tracepoint),
+	KUNIT_CASE(process_callback_slower_than_counter),
 	KUNIT_CASE(stop_from_callback),
 	KUNIT_CASE(refresh_from_callback),
 	KUNIT_CASE(register_errors),
