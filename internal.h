@@ -40,6 +40,7 @@ struct perfkmod_pcpu_stats {
 	u64 runs;
 	u64 deferred;
 	u64 dropped;
+	u64 requeued;
 };
 
 /* One CPU's share of an all-CPUs or one-CPU counter. */

@@ -25,6 +25,17 @@
  * queues the kick, which raises an interrupt; both run the same consumer,
  * in hard IRQ on that CPU (in its irq_work thread on PREEMPT_RT), so never
  * at the same time.
+ *
+ * A batch delivers at most what the ring held when it began: a callback
+ * that causes overflows of its own counter (or is slower than they come)
+ * would otherwise never end its batch. What came meanwhile is counted as
+ * requeued and waits: in hard IRQ for the lazy irq_work, and until it has
+ * run the kick delivers nothing (its interrupt would come the moment the
+ * batch returned, and the interrupted task would not run in between); in
+ * process context for the work item queued again, behind the others, with
+ * cond_resched() between the calls. So a callback that feeds itself takes
+ * at most a ring's worth of calls a tick in hard IRQ, fills its ring and
+ * has its samples dropped and counted. The hot path is as it was.
  */
 #include <linux/cpu.h>
 #include <linux/module.h>
@@ -67,6 +78,11 @@ struct perfkmod_cb_cpu {
 	struct irq_work kick;		/* the same, at once */
 	struct work_struct work;	/* consumes the ring in process context */
 	struct perfkmod_callback *cb;
+	/*
+	 * The last batch in hard IRQ left samples for the lazy irq_work: the
+	 * kick leaves them to it. The consumer's alone.
+	 */
+	bool wait_lazy;
 };
 
 /**
@@ -176,40 +192,74 @@ static bool ring_pop(struct perfkmod_ring *r, struct perfkmod_sample *s)
 	return true;
 }
 
-/* Deliver what @pcc's ring holds. Context: hard IRQ, or process. */
-static void deliver(struct perfkmod_cb_cpu *pcc)
+/*
+ * Deliver a batch of @pcc's ring: at most the samples it held as the batch
+ * began; those pushed meanwhile (by the callback itself, say) are left for
+ * the next batch and counted. In process context (@resched), give the CPU
+ * up between the calls when it is wanted. Context: hard IRQ, or process.
+ * Return: whether samples were left.
+ */
+static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 {
 	struct perfkmod_callback *cb = pcc->cb;
+	struct perfkmod_ring *r = pcc->ring;
+	unsigned int n = atomic_read(&r->head) - r->tail;
 	struct perfkmod_sample s;
+	unsigned int left;
 
-	while (ring_pop(pcc->ring, &s)) {
+	while (n-- && ring_pop(r, &s)) {
 		cb->fn(&s, NULL, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		this_cpu_inc(cb->counter->stats->runs);
+		if (resched)
+			cond_resched();
 	}
+	left = atomic_read(&r->head) - r->tail;
+	if (!left)
+		return false;
+	this_cpu_add(cb->cpus->stats.requeued, left);
+	this_cpu_add(cb->counter->stats->requeued, left);
+	return true;
 }
 
-static void consume(struct perfkmod_cb_cpu *pcc)
+/* A batch in hard IRQ; what it leaves waits for the lazy irq_work. */
+static void deliver_irq(struct perfkmod_cb_cpu *pcc)
 {
-	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
-		schedule_work(&pcc->work);
-	else
-		deliver(pcc);
+	pcc->wait_lazy = deliver(pcc, false);
+	if (pcc->wait_lazy)
+		irq_work_queue(&pcc->lazy);
 }
 
 static void deliver_lazy(struct irq_work *work)
 {
-	consume(container_of(work, struct perfkmod_cb_cpu, lazy));
+	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
+						   lazy);
+
+	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
+		schedule_work(&pcc->work);
+	else
+		deliver_irq(pcc);
 }
 
 static void deliver_kick(struct irq_work *work)
 {
-	consume(container_of(work, struct perfkmod_cb_cpu, kick));
+	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
+						   kick);
+
+	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
+		schedule_work(&pcc->work);
+	else if (!pcc->wait_lazy)	/* else the lazy one is queued */
+		deliver_irq(pcc);
 }
 
 static void deliver_work(struct work_struct *work)
 {
-	deliver(container_of(work, struct perfkmod_cb_cpu, work));
+	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
+						   work);
+
+	/* the rest after the work items queued meanwhile */
+	if (deliver(pcc, true))
+		schedule_work(&pcc->work);
 }
 
 /* Queue one overflow for a deferred callback. Context: the trampoline's. */
@@ -443,7 +493,10 @@ static void run_irq_work(void *unused)
 
 /*
  * Wait for the deferred deliveries of a detached callback whose grace
- * period has passed: no trampoline sees it, so nothing queues them again.
+ * period has passed: no trampoline sees it, so nothing pushes to its rings,
+ * and each batch takes what is left. The kick may queue the lazy irq_work,
+ * which may queue the work, or itself once more: wait for them in that
+ * order. A work item that queues itself again is cancelled all the same.
  */
 static void flush_callback(struct perfkmod_callback *cb)
 {
@@ -451,6 +504,8 @@ static void flush_callback(struct perfkmod_callback *cb)
 
 	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
 		return;
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(cb->cpus, cpu)->kick);
 	/*
 	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
 	 * may not have for long: run that CPU's irq_works now, there. (An
@@ -465,9 +520,7 @@ static void flush_callback(struct perfkmod_callback *cb)
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 
-		/* the irq_works may queue the work: wait for them first */
 		irq_work_sync(&pcc->lazy);
-		irq_work_sync(&pcc->kick);
 		cancel_work_sync(&pcc->work);
 	}
 }
@@ -544,6 +597,7 @@ static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
 		st->runs += READ_ONCE(p->runs);
 		st->deferred += READ_ONCE(p->deferred);
 		st->dropped += READ_ONCE(p->dropped);
+		st->requeued += READ_ONCE(p->requeued);
 	}
 }
 

@@ -427,11 +427,27 @@ struct perfkmod_sample {
  *	instead, not in hard IRQ: the same rules hold there. Samples are
  *	delivered in batches, in the order they came: at the CPU's next tick
  *	(so up to 1/HZ late), or at once when the ring is half full or the
- *	CPU's tick is stopped (on PREEMPT_RT, at once).
+ *	CPU's tick is stopped (on PREEMPT_RT, at once). A batch delivers at
+ *	most what the ring held when it began; samples that came during it
+ *	wait for the next tick (counted in &perfkmod_stats.requeued).
  * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
- *	runs in process context and may sleep.
+ *	runs in process context and may sleep. A batch delivers at most what
+ *	the ring held when it began, rescheduling between the calls; the work
+ *	item is then queued again for the rest, behind the other work items
+ *	(counted in &perfkmod_stats.requeued).
  *
  * A deferred sample that finds its ring full is dropped and counted.
+ *
+ * A deferred callback must not cause overflows of its own counter: write
+ * the variable its breakpoint watches, allocate under a kmem:kmalloc
+ * counter, arm a timer under a timer:hrtimer_start counter. perf does not
+ * throttle these (the first overflow of each software event, tracepoint or
+ * breakpoint hit never is), and deferral takes the callback out of perf's
+ * recursion protection: each call would queue the next. perfkmod
+ * does not let such a callback, nor one slower than its counter, hold the
+ * CPU: its ring fills, the samples that find it full are dropped and
+ * counted, and the CPU runs other things (other tasks, RCU) between
+ * batches. What the callback was meant to see is lost, though.
  */
 enum perfkmod_delivery {
 	PERFKMOD_DELIVER_DIRECT,
@@ -458,6 +474,10 @@ struct perfkmod_callback;
  * @runs: callback calls.
  * @deferred: samples put in a ring for deferred delivery.
  * @dropped: deferred samples dropped because the ring was full.
+ * @requeued: deferred samples a delivery batch left for a later one: they
+ *	came while it ran (see &enum perfkmod_delivery). Counted each time
+ *	one is left; it grows with the calls of a callback that feeds itself
+ *	or cannot keep up, and of one whose counter overflows while it runs.
  *
  * Once deferred deliveries are done, @runs + @dropped == @overflows for a
  * callback (until it is unregistered: unregistering discards the samples
@@ -469,6 +489,7 @@ struct perfkmod_stats {
 	u64 runs;
 	u64 deferred;
 	u64 dropped;
+	u64 requeued;
 };
 
 struct perfkmod_callback *
@@ -490,6 +511,10 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * queued. The calling module is recorded as the owner: it must
  * unregister its callbacks before it unloads; if it does not, perfkmod
  * unregisters them when the module goes away and logs a warning.
+ *
+ * A deferred @fn must not cause overflows of @counter itself (see
+ * &enum perfkmod_delivery): if it does, its samples are dropped, not
+ * delivered, though the CPU is not held.
  *
  * Context: process context, may sleep.
  * Return: a handle for perfkmod_callback_unregister(), or ERR_PTR():
@@ -529,8 +554,8 @@ void perfkmod_callback_stats(struct perfkmod_callback *cb,
 /**
  * perfkmod_counter_stats() - a counter's overflow statistics
  * @counter: the counter.
- * @stats: filled in: @stats->runs, @stats->deferred and @stats->dropped
- *	add up those of all its callbacks, past and present.
+ * @stats: filled in: @stats->runs, @stats->deferred, @stats->dropped and
+ *	@stats->requeued add up those of all its callbacks, past and present.
  *
  * Context: any context.
  */

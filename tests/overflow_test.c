@@ -458,6 +458,8 @@ static void irq_callback_feeds_breakpoint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.overflows, f->cap);
 	KUNIT_EXPECT_EQ(test, st.runs, f->cap);
 	KUNIT_EXPECT_EQ(test, st.dropped, 0);
+	/* every sample but the first came in the batch before its own */
+	KUNIT_EXPECT_EQ(test, st.requeued, f->cap - 1);
 }
 
 /* The id of tracepoint @system:@event, or a negative errno. */
@@ -515,7 +517,10 @@ static void irq_callback_feeds_tracepoint(struct kunit *test)
 	perfkmod_callback_unregister(cb);
 
 	feed_check(test, f);
-	kunit_info(test, "%llu overflows, %llu dropped", st.overflows, st.dropped);
+	/* each call but the last pushed one, at least, during its batch */
+	KUNIT_EXPECT_GE(test, st.requeued + st.dropped, f->cap - 1);
+	kunit_info(test, "%llu overflows, %llu dropped, %llu requeued", st.overflows,
+		   st.dropped, st.requeued);
 }
 
 /*
@@ -665,6 +670,7 @@ static void process_callback_slower_than_counter(struct kunit *test)
 	KUNIT_EXPECT_GE(test, calls, 3 * (int)perfkmod_ring_size);
 	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
 			    "%d calls in one execution of the work item", f->max_run);
+	KUNIT_EXPECT_GT(test, st.requeued, 0);
 	kunit_info(test, "%d calls, at most %d in one execution of the work, %llu dropped; the pinned thread ran %d times",
 		   calls, f->max_run, st.dropped, atomic_read(&f->pinned_runs));
 }
