@@ -190,8 +190,9 @@ static int overflow_show(struct seq_file *m, void *v)
 	struct perfkmod_stats st;
 
 	perfkmod_counter_stats(n->counter, &st);
-	seq_printf(m, "overflows %llu\nthrottled %llu\nruns %llu\ndeferred %llu\ndropped %llu\n",
-		   st.overflows, st.throttled, st.runs, st.deferred, st.dropped);
+	seq_printf(m, "overflows %llu\nthrottled %llu\nruns %llu\ndeferred %llu\ndropped %llu\nrequeued %llu\n",
+		   st.overflows, st.throttled, st.runs, st.deferred, st.dropped,
+		   st.requeued);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(overflow);
@@ -577,7 +578,7 @@ static const struct file_operations summary_fops = {
  * Nothing goes through seq_printf(), which cost four times as much.
  */
 enum family { FAM_EVENTS, FAM_ENABLED, FAM_RUNNING, FAM_ACTIVE,
-	FAM_OVERFLOWS, FAM_THROTTLED, FAM_DROPPED, FAM_COUNT };
+	FAM_OVERFLOWS, FAM_THROTTLED, FAM_DROPPED, FAM_REQUEUED, FAM_COUNT };
 
 static const struct {
 	const char *name, *type, *help;
@@ -597,6 +598,8 @@ static const struct {
 		"Times perf throttled a sampling counter for overflowing too often.", true },
 	[FAM_DROPPED] = { "perfkmod_dropped_total", "counter",
 		"Deferred overflow samples dropped because a ring was full.", true },
+	[FAM_REQUEUED] = { "perfkmod_requeued_total", "counter",
+		"Deferred overflow samples a delivery batch left for a later one.", true },
 };
 
 static_assert(ARRAY_SIZE(families) == FAM_COUNT);
@@ -721,6 +724,9 @@ static void prom_sample(struct seq_file *m, enum family f, size_t name_len,
 		break;
 	case FAM_DROPPED:
 		p = put_u64(p, snap->st.dropped);
+		break;
+	case FAM_REQUEUED:
+		p = put_u64(p, snap->st.requeued);
 		break;
 	default:
 		break;
