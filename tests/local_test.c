@@ -508,7 +508,7 @@ struct nmi_read {
 	bool in_nmi;
 };
 
-static void nmi_read_fn(void *arg)
+static void nmi_read_fn(void *arg, struct pt_regs *regs)
 {
 	struct nmi_read *r = arg;
 	struct perf_event *event = r->c->event;

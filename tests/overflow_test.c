@@ -17,10 +17,6 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
-#ifdef CONFIG_X86
-#include <asm/apic.h>
-#include <asm/nmi.h>
-#endif
 
 #include "internal.h"
 #include "test.h"
@@ -1192,18 +1188,12 @@ static void register_unregister_race(struct kunit *test)
 }
 
 #ifdef CONFIG_X86
-static struct perf_event *nmi_event;
 static struct perf_sample_data nmi_data;
-static bool nmi_armed;
 
-/* Claims only the NMIs this test sends itself. */
-static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
+/* What perf does with an overflow of @event in NMI. */
+static void nmi_overflow(void *event, struct pt_regs *regs)
 {
-	if (!READ_ONCE(nmi_armed))
-		return NMI_DONE;
-	WRITE_ONCE(nmi_armed, false);
-	perfkmod_overflow(nmi_event, &nmi_data, regs);
-	return NMI_HANDLED;
+	perfkmod_overflow(event, &nmi_data, regs);
 }
 
 /*
@@ -1222,32 +1212,27 @@ static void x86_real_nmi(struct kunit *test)
 	};
 	struct probe direct = {}, deferred = {};
 	struct perfkmod_counter *c;
-	int i, j, err;
+	struct perf_event *event;
+	int i, err = 0;
 
 	cfg.cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
 	c = test_create(test, &cfg);
 	/* the perf event of this CPU, which the NMI handler passes to perf */
-	nmi_event = perfkmod_cpu_share(c, cfg.cpu)->event;
-	KUNIT_ASSERT_NOT_NULL(test, nmi_event);
+	event = perfkmod_cpu_share(c, cfg.cpu)->event;
+	KUNIT_ASSERT_NOT_NULL(test, event);
 	direct.counter = c;
 	deferred.counter = c;
 	reg(test, c, probe_fn, &direct, PERFKMOD_DELIVER_DIRECT);
 	reg(test, c, probe_fn, &deferred, PERFKMOD_DELIVER_IRQ);
 	perf_sample_data_init(&nmi_data, 0, 1);
 
-	err = register_nmi_handler(NMI_LOCAL, test_nmi_handler, 0, "perfkmod_test");
-	KUNIT_ASSERT_EQ(test, err, 0);
 	for (i = 0; i < 100; i++) {
-		WRITE_ONCE(nmi_armed, true);
-		apic->send_IPI_self(NMI_VECTOR);
-		for (j = 0; j < 1000 && READ_ONCE(nmi_armed); j++)
-			usleep_range(10, 20);
-		if (READ_ONCE(nmi_armed))
+		err = test_in_nmi(nmi_overflow, event);
+		if (err)
 			break;
 	}
-	WRITE_ONCE(nmi_armed, false);
-	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test");
+	KUNIT_EXPECT_EQ(test, err, 0);
 	wait_calls(&deferred, 100);
 
 	KUNIT_EXPECT_EQ(test, i, 100);

@@ -62,7 +62,7 @@ u64 test_value(struct perfkmod_counter *c)
 }
 
 #ifdef CONFIG_X86
-static void (*nmi_fn)(void *arg);
+static void (*nmi_fn)(void *arg, struct pt_regs *regs);
 static void *nmi_arg;
 static bool nmi_armed;
 
@@ -71,13 +71,13 @@ static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
 {
 	if (!READ_ONCE(nmi_armed))
 		return NMI_DONE;
-	nmi_fn(nmi_arg);
+	nmi_fn(nmi_arg, regs);
 	/* after the call: the sender waits for this */
 	smp_store_release(&nmi_armed, false);
 	return NMI_HANDLED;
 }
 
-int test_in_nmi(void (*fn)(void *arg), void *arg)
+int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg)
 {
 	int err, i;
 

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 
 struct kunit;
+struct pt_regs;
 struct perfkmod_config;
 struct perfkmod_counter;
 
@@ -52,11 +53,12 @@ int test_hotplug_stop(struct test_hotplug *h);
 
 #ifdef CONFIG_X86
 /*
- * Run @fn(@arg) once in a real NMI on this CPU (a self-IPI through the
- * local APIC), the calling task kept on the CPU meanwhile. Return: 0, or
- * -ETIMEDOUT when the NMI did not come within about 100 ms.
+ * Run @fn(@arg, the NMI's registers) once in a real NMI on this CPU (a
+ * self-IPI through the local APIC), the calling task kept on the CPU
+ * meanwhile. Return: 0, or -ETIMEDOUT when the NMI did not come within
+ * about 100 ms.
  */
-int test_in_nmi(void (*fn)(void *arg), void *arg);
+int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg);
 #endif
 
 /*
