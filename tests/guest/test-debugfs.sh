@@ -185,6 +185,90 @@ exec 3<&- 4<&-
 check add-again-after-del kw ok "add doomed page-faults"
 check del-again kw ok "del doomed"
 
+# del while readers of the files stall in their copy to user space
+# (uffdread: a read(2) into a page whose fault waits until released, as a
+# FUSE-backed or userfaultfd mapping may): del must not wait for them,
+# under the lock every command takes. Released, each read gives what it
+# read before the del. The top-level files stall beside the counter's.
+
+# within SECONDS WHAT FILE...: wait for one of FILEs to exist, the sign of
+# WHAT.
+within() {
+	_s=$1 _what=$2 _n=$(($1 * 10))
+	shift 2
+	while [ $_n -gt 0 ]; do
+		for _w; do
+			[ -e "$_w" ] && return 0
+		done
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	echo "after $_s s, still waiting for $_what"
+	return 1
+}
+
+# stalled T: the reader of stall_del stalled, not ended (T.rc)
+stalled() {
+	within 60 "the read to stall in its copy to user space" \
+		$1.faulted $1.rc || return 1
+	[ -e $1.faulted ] || { echo "the read ended: $(cat $1.out)"; return 1; }
+}
+
+# del_ok DIR: the del of stall_del returned, and succeeded
+del_ok() {
+	within 60 "the del to return" $1/del.done && grep -q '^ok' $1/del.out
+}
+
+# read_ended T: the reader of stall_del ended, having read something
+read_ended() {
+	within 60 "the reader to end" $1.rc &&
+		grep -q '^read [1-9]' $1.out || { cat $1.out; return 1; }
+}
+
+# stall_del NAME FILE...: readers of FILEs stall; del NAME; release them.
+stall_del() {
+	_del=$1 _d=/tmp/stall-$1
+	shift
+	rm -rf $_d
+	mkdir $_d
+	for _f; do
+		_t=$_d/$(echo $_f | tr / -)
+		(uffdread $DBG/$_f $_t.faulted $_d/release >$_t.out 2>&1
+		 echo $? >$_t.rc) &
+	done
+	for _f; do
+		_t=$_d/$(echo $_f | tr / -)
+		check stall-faults-${_t##*/} stalled $_t
+	done
+	(kwrite $C "del $_del" >$_d/del.out; touch $_d/del.done) &
+	check stall-del-$_del-returns within 60 \
+		"del $_del to return while readers stall in copy_to_user" \
+		$_d/del.done
+	touch $_d/release
+	check stall-del-$_del-ok del_ok $_d
+	for _f; do
+		_t=$_d/$(echo $_f | tr / -)
+		check stall-read-ends-${_t##*/} read_ended $_t
+	done
+	wait
+}
+
+if ! why=$(uffdread --probe); then
+	skip stall-del "no userfaultfd for a kernel fault here: $why"
+else
+	check stall-add kw ok "add st page-faults,period=1000"
+	check stall-add-series-counter kw ok "add stc page-faults"
+	check stall-add-series kw ok "series sts 10ms stc"
+	check stall-last-error kw ENOENT "del stall-none"
+	sleep 1
+	stall_del st counters/st/value counters/st/stat counters/st/spec \
+		counters/st/percpu counters/st/overflow control last_error \
+		summary metrics
+	stall_del sts series/sts/records series/sts/dropped \
+		series/sts/skipped series/sts/spec
+	check stall-del-series-counter kw ok "del stc"
+fi
+
 # del racing with readers: KASAN, lockdep and kmemleak would tell
 race_read() {
 	while [ ! -e /tmp/race-stop ]; do
