@@ -71,14 +71,67 @@ static char *dec_u64(char *end, u64 v)
 }
 
 /*
- * The files of counters/NAME/. Their private data is the struct
- * perfkmod_named, valid while they run: del removes the directory, which
- * waits for running readers, before it releases the counter.
+ * The files of counters/NAME/ and series/NAME/. Their private data is the
+ * struct perfkmod_named or perfkmod_named_series, valid while a reference
+ * to the file (debugfs_file_get()) is held: del removes the directory,
+ * which waits for those references, under perfkmod_named_mutex, before it
+ * releases the counter or series. Once it is removed, no reference is
+ * given: a read fails with -EIO, never reaching the freed object.
  *
+ * So the reference covers the reading of the counter or series, never the
+ * copy to user space: a reader whose buffer faults and stalls (a FUSE or
+ * userfaultfd mapping) must not hold del, and with it every command. The
+ * files are made with debugfs_create_file_unsafe(), without the debugfs
+ * proxy, which would hold the reference over the whole read; each read
+ * takes it itself, renders into a kernel buffer, drops it and copies out.
+ * All but value and records (below) are seq_files whose show runs under
+ * the reference (DEFINE_REFERENCED_SHOW_ATTRIBUTE): seq_read() copies out
+ * after the show returned. What a read rendered before the del, such as
+ * the rest of a line that a short read began, is still given.
+ */
+
+/*
+ * Run @show, a show of a file of counters/NAME/ or series/NAME/, under the
+ * file's debugfs reference; -EIO once the file is removed.
+ */
+static int referenced_show(struct seq_file *m, void *v,
+			   int (*show)(struct seq_file *m, void *v))
+{
+	struct dentry *dentry = m->file->f_path.dentry;
+	int err;
+
+	err = debugfs_file_get(dentry);
+	if (err)
+		return err;
+	err = show(m, v);
+	debugfs_file_put(dentry);
+	return err;
+}
+
+/* DEFINE_SHOW_ATTRIBUTE(), but NAME_show runs under the file's reference. */
+#define DEFINE_REFERENCED_SHOW_ATTRIBUTE(__name)			\
+static int __name ## _referenced_show(struct seq_file *m, void *v)	\
+{									\
+	return referenced_show(m, v, __name ## _show);			\
+}									\
+									\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name ## _referenced_show,		\
+			   inode->i_private);				\
+}									\
+									\
+static const struct file_operations __name ## _fops = {		\
+	.owner = THIS_MODULE,						\
+	.open = __name ## _open,					\
+	.read = seq_read,						\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
+
+/*
  * value, the file read most often, is cheap to read: no seq_file (whose
- * buffer, show and vsnprintf() cost more than the counter read), and no
- * debugfs proxy (made with debugfs_create_file_unsafe(), its read takes
- * the reference the proxy would, as DEFINE_DEBUGFS_ATTRIBUTE's files do).
+ * buffer, show and vsnprintf() cost more than the counter read).
  * A read at offset 0 reads the counter and keeps the value in the open
  * file; a read further on gives the rest of the line of the value kept,
  * as seq_file would, so that a short read (a shell's read builtin reads a
@@ -155,7 +208,7 @@ static int stat_show(struct seq_file *m, void *v)
 		   state_name(perfkmod_counter_state(n->counter)));
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(stat);
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(stat);
 
 static int spec_show(struct seq_file *m, void *v)
 {
@@ -166,7 +219,7 @@ static int spec_show(struct seq_file *m, void *v)
 	mutex_unlock(&n->lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(spec);
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(spec);
 
 static int percpu_show(struct seq_file *m, void *v)
 {
@@ -182,7 +235,7 @@ static int percpu_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(percpu);
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(percpu);
 
 static int overflow_show(struct seq_file *m, void *v)
 {
@@ -195,7 +248,7 @@ static int overflow_show(struct seq_file *m, void *v)
 		   st.requeued);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(overflow);
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
 
 /**
  * perfkmod_debugfs_counter_add() - create counters/NAME/ for a new counter
@@ -214,21 +267,23 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 	n->dir = debugfs_create_dir(n->name, counters_dir);
 	debugfs_create_file_unsafe("value", 0400, n->dir, n,
 				   &value_fops);
-	debugfs_create_file("stat", 0400, n->dir, n, &stat_fops);
-	debugfs_create_file("spec", 0400, n->dir, n, &spec_fops);
+	debugfs_create_file_unsafe("stat", 0400, n->dir, n, &stat_fops);
+	debugfs_create_file_unsafe("spec", 0400, n->dir, n, &spec_fops);
 	if (is_all_cpus(n->counter))
-		debugfs_create_file("percpu", 0400, n->dir, n, &percpu_fops);
+		debugfs_create_file_unsafe("percpu", 0400, n->dir, n,
+					   &percpu_fops);
 	if (is_sampling(n->counter))
-		debugfs_create_file("overflow", 0400, n->dir, n,
-				    &overflow_fops);
+		debugfs_create_file_unsafe("overflow", 0400, n->dir, n,
+					   &overflow_fops);
 }
 
 /**
  * perfkmod_debugfs_counter_remove() - remove counters/NAME/
  * @n: the named counter, unlinked from perfkmod_named_list.
  *
- * Waits for readers of its files that are running; later reads of files
- * still open fail with -EIO and never reach @n.
+ * Waits for the reads of the counter that its files' readers are making,
+ * never for their copy to user space; later reads of files still open
+ * fail with -EIO and never reach @n.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
@@ -240,8 +295,7 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 }
 
 /*
- * The files of series/NAME/. Their private data is the struct
- * perfkmod_named_series, valid while they run, as for counters/NAME/.
+ * The files of series/NAME/, referenced as those of counters/NAME/ are.
  *
  * records: each read(2) takes records from the rings, visiting each CPU at
  * most once and taking at most SERIES_BATCH records there, so that it ends
@@ -250,7 +304,10 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
  * waiting. It takes no more records than the buffer it is given can hold,
  * but for a buffer shorter than a line: then the rest of the line waits in
  * the open file for the next read (lost if the file is closed first, as
- * are the records of a read that fails with -EFAULT).
+ * are the records of a read that fails with -EFAULT). Each batch is taken
+ * and rendered into the open file's buffer under the file's reference and
+ * copied out without it; a series deleted meanwhile ends the read with
+ * what it gave, or -EIO.
  */
 #define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + 1)
 #define SERIES_BATCH	32
@@ -327,10 +384,12 @@ static ssize_t records_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct perfkmod_named_series *ns = file_inode(file)->i_private;
+	struct dentry *dentry = file->f_path.dentry;
 	struct series_reader *r = file->private_data;
 	unsigned int max, visits = 0;
 	size_t done = 0, chunk;
 	ssize_t err = 0;
+	int n;
 
 	mutex_lock(&r->lock);
 	while (done < count) {
@@ -340,7 +399,12 @@ static ssize_t records_read(struct file *file, char __user *ubuf,
 				    SERIES_BATCH);
 			if (!max && done)
 				break;
-			if (records_fill(ns->series, r, max ?: 1, &visits) <= 0)
+			err = debugfs_file_get(dentry);
+			if (err)
+				break;
+			n = records_fill(ns->series, r, max ?: 1, &visits);
+			debugfs_file_put(dentry);
+			if (n <= 0)
 				break;
 		}
 		chunk = min(count - done, r->len - r->off);
@@ -363,19 +427,23 @@ static const struct file_operations records_fops = {
 	.release = records_release,
 };
 
-static int dropped_get(void *data, u64 *val)
+static int dropped_show(struct seq_file *m, void *v)
 {
-	*val = perfkmod_series_dropped(((struct perfkmod_named_series *)data)->series);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(dropped_fops, dropped_get, NULL, "%llu\n");
+	struct perfkmod_named_series *ns = m->private;
 
-static int skipped_get(void *data, u64 *val)
-{
-	*val = perfkmod_series_skipped(((struct perfkmod_named_series *)data)->series);
+	seq_printf(m, "%llu\n", perfkmod_series_dropped(ns->series));
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(skipped_fops, skipped_get, NULL, "%llu\n");
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(dropped);
+
+static int skipped_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named_series *ns = m->private;
+
+	seq_printf(m, "%llu\n", perfkmod_series_skipped(ns->series));
+	return 0;
+}
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(skipped);
 
 static int series_spec_show(struct seq_file *m, void *v)
 {
@@ -384,7 +452,7 @@ static int series_spec_show(struct seq_file *m, void *v)
 	seq_printf(m, "%s\n", ns->args);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(series_spec);
+DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
 
 /**
  * perfkmod_debugfs_series_add() - create series/NAME/ for a new series
@@ -401,19 +469,21 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 	if (!series_dir)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
-	debugfs_create_file("records", 0400, ns->dir, ns, &records_fops);
-	/* _unsafe: DEFINE_DEBUGFS_ATTRIBUTE's files guard themselves */
+	debugfs_create_file_unsafe("records", 0400, ns->dir, ns,
+				   &records_fops);
 	debugfs_create_file_unsafe("dropped", 0400, ns->dir, ns, &dropped_fops);
 	debugfs_create_file_unsafe("skipped", 0400, ns->dir, ns, &skipped_fops);
-	debugfs_create_file("spec", 0400, ns->dir, ns, &series_spec_fops);
+	debugfs_create_file_unsafe("spec", 0400, ns->dir, ns,
+				   &series_spec_fops);
 }
 
 /**
  * perfkmod_debugfs_series_remove() - remove series/NAME/
  * @ns: the named series, unlinked from perfkmod_named_series_list.
  *
- * Waits for readers of its files that are running; later reads of files
- * still open fail with -EIO and never reach @ns.
+ * Waits for the reads of the series that its files' readers are making,
+ * never for their copy to user space; later reads of files still open
+ * fail with -EIO and never reach @ns.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
