@@ -203,7 +203,8 @@ err_free:
 
 /*
  * Unlink @n and remove its files; called with perfkmod_named_mutex held.
- * debugfs_remove() waits for readers of its files that are running.
+ * debugfs_remove() waits for the reads of @n under way (not for their
+ * copies to user space, see debugfs.c).
  */
 static void unlink_named(struct perfkmod_named *n)
 {
@@ -363,7 +364,7 @@ static int add_series(const char *name, char **words, int nwords,
 
 /*
  * Unlink and release a named series; called with perfkmod_named_mutex
- * held. debugfs_remove() waits for its readers first.
+ * held. debugfs_remove() waits for the reads of it under way first.
  */
 static void del_series(struct perfkmod_named_series *ns)
 {

@@ -233,7 +233,8 @@ void perfkmod_series_forget(struct perfkmod_counter *c);
  *
  * The files of counters/@name/ reach it through their inode's private
  * pointer without perfkmod_named_mutex: debugfs_remove() of @dir waits
- * for their readers before the counter is released.
+ * for the reads of it under way (never for a copy to user space, see
+ * debugfs.c) before the counter is released.
  */
 struct perfkmod_named {
 	struct list_head node;
@@ -255,8 +256,8 @@ struct perfkmod_named {
  * @name: its name, in the namespace of the named counters.
  *
  * Like a named counter's, the files of series/@name/ reach it through
- * their inode's private pointer: debugfs_remove() of @dir waits for their
- * readers before the series is released.
+ * their inode's private pointer: debugfs_remove() of @dir waits for the
+ * reads of it under way before the series is released.
  */
 struct perfkmod_named_series {
 	struct list_head node;
