@@ -646,10 +646,10 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
  * perfkmod_overflow_counter_quiesce() - detach a counter's callbacks
  * @c: a sampling counter, being released.
  *
- * Detaches every callback of @c and waits until none runs. The handles of
- * @c's own module are ended (its later unregister would be a use of a
- * freed handle: perfkmod.h says so); another module's handle stays valid,
- * detached, until that module unregisters it or goes away.
+ * Detaches every callback of @c and waits until none runs. Their handles
+ * stay valid, detached, whichever module holds them, until it unregisters
+ * them or goes away: a handle is its owner's to end, and a late
+ * unregister is as safe as an early one.
  *
  * Context: process context, may sleep.
  */
@@ -666,9 +666,6 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 			detach_locked(cb, true);
 			/* a reference: the handle, if its owner unregisters now */
 			list_add_tail(&cb->reap, &reap);
-			/* whether this release ends the handle too */
-			if (cb->owner == c->owner && claim_handle_locked(cb))
-				refcount_dec(&cb->ref);
 		}
 	}
 	mutex_unlock(&perfkmod_callback_mutex);

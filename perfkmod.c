@@ -1246,7 +1246,7 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 		return NOTIFY_DONE;
 	/* series first: they read counters */
 	series = perfkmod_series_release_owner(mod);
-	/* callbacks next: releasing a counter unregisters those on it */
+	/* callbacks next, those a counter's release detached too */
 	callbacks = perfkmod_callbacks_release_owner(mod);
 	do {
 		mutex_lock(&perfkmod_counters_mutex);

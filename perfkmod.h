@@ -220,12 +220,11 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * @counter: the counter, or NULL or an ERR_PTR() (then nothing happens).
  *
  * Callbacks still registered on @counter are detached first: none runs
- * once this returns. The handles of callbacks that @counter's own module
- * registered are ended with them, and must not be used again. A handle
- * another module holds on @counter stays valid, detached (never called,
- * its statistics final), until that module unregisters it, which it must
- * still do (or perfkmod does when it unloads): the other module cannot
- * know when the counter goes. Likewise a series that reads @counter,
+ * once this returns. Their handles stay valid, detached (never called,
+ * their statistics final), whichever module holds them, until it
+ * unregisters them, which it must still do (or perfkmod does when it
+ * unloads, and warns): a handle's owner may not know when the counter
+ * goes, and one rule holds for every handle. Likewise a series that reads @counter,
  * whoever made it, stays valid and reads @counter no more: its records
  * have @counter's error bit set from then on.
  *
@@ -530,7 +529,7 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  *
  * Once it returns, the callback is not running and never runs again, and
  * its context may be freed. Also for a handle on a counter since released
- * by another module (see perfkmod_counter_release()). Samples still
+ * (see perfkmod_counter_release()), by any module. Samples still
  * waiting in its rings are discarded. Must not be called from the callback
  * itself, nor with a lock held that the callback takes: it waits for a
  * callback that is running.

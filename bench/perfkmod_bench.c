@@ -328,17 +328,34 @@ static u64 extra_per_overflow(u64 t, u64 t_none, u64 overflows)
 	return per_op(t > t_none ? t - t_none : 0, overflows);
 }
 
-static int register_n(struct perfkmod_counter *c, int n, perfkmod_callback_fn fn,
-		      void *ctx, enum perfkmod_delivery delivery)
+/* The handles of a dispatch case: 64 direct callbacks at most. */
+struct cb_set {
+	struct perfkmod_callback *cb[64];
+	int n;
+};
+
+static int register_n(struct cb_set *set, struct perfkmod_counter *c, int n,
+		      perfkmod_callback_fn fn, void *ctx,
+		      enum perfkmod_delivery delivery)
 {
 	struct perfkmod_callback *cb;
 
 	while (n--) {
+		if (set->n == ARRAY_SIZE(set->cb))
+			return -ENOSPC;
 		cb = perfkmod_callback_register(c, fn, ctx, delivery);
 		if (IS_ERR(cb))
 			return PTR_ERR(cb);
+		set->cb[set->n++] = cb;
 	}
 	return 0;
+}
+
+/* Once their counter is released, which detached them. */
+static void unregister_all(struct cb_set *set)
+{
+	while (set->n)
+		perfkmod_callback_unregister(set->cb[--set->n]);
 }
 
 static void source_config(enum dispatch_source src, struct perfkmod_config *cfg)
@@ -352,14 +369,16 @@ static void source_config(enum dispatch_source src, struct perfkmod_config *cfg)
 }
 
 /*
- * One repetition of every dispatch case on one source. Callbacks are left
- * registered: releasing the counter unregisters them. The cycles source's
- * handler and callbacks also count the overflows that came in NMI.
+ * One repetition of every dispatch case on one source. Callbacks stay
+ * registered until their counter is released, which detaches them, and
+ * are unregistered after it, untimed. The cycles source's handler and
+ * callbacks also count the overflows that came in NMI.
  */
 static int dispatch_rep(enum dispatch_source src, unsigned long n,
 			struct dispatch_result *res, unsigned int rep)
 {
 	static const int more[] = { [D_PK1] = 1, [D_PK8] = 7, [D_PK64] = 56 };
+	static struct cb_set cbs;	/* the cases run one at a time */
 	bool bp = src == SRC_BP, nmi = src == SRC_CYCLES;
 	perfkmod_callback_fn fn = nmi ? count_nmi_cb : count_cb;
 	struct perfkmod_config cfg;
@@ -402,7 +421,7 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 	if (IS_ERR(c))
 		return PTR_ERR(c);
 	for (i = D_PK0; i <= D_PK64; i++) {
-		err = register_n(c, more[i], fn, direct,
+		err = register_n(&cbs, c, more[i], fn, direct,
 				 PERFKMOD_DELIVER_DIRECT);
 		if (err)
 			goto out;
@@ -416,11 +435,12 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 	}
 	res->throttled[D_PK64] += st.throttled;
 	perfkmod_counter_release(c);
+	unregister_all(&cbs);
 
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ERR(c))
 		return PTR_ERR(c);
-	err = register_n(c, 1, fn, deferred, PERFKMOD_DELIVER_IRQ);
+	err = register_n(&cbs, c, 1, fn, deferred, PERFKMOD_DELIVER_IRQ);
 	if (err)
 		goto out;
 	perfkmod_counter_stats(c, &st);
@@ -434,6 +454,7 @@ static int dispatch_rep(enum dispatch_source src, unsigned long n,
 	res->dropped += st.dropped;
 out:
 	perfkmod_counter_release(c);
+	unregister_all(&cbs);
 	return err;
 }
 
@@ -898,6 +919,7 @@ static int work_run(enum work_case wc, u64 freq, u64 *ns, u64 *overflows,
 	*ns = run_source(false, work);
 	perfkmod_counter_stats(c, &st);
 	perfkmod_counter_release(c);
+	perfkmod_callback_unregister(cb);
 	*overflows += st.overflows;
 	*throttled += st.throttled;
 	return 0;

@@ -732,7 +732,11 @@ static void register_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_refresh(c, 1), -EINVAL);
 }
 
-/* Releasing a counter unregisters what is still registered on it. */
+/*
+ * Releasing a counter detaches what is still registered on it, and ends no
+ * handle, the counter's own module's neither: each is unregistered after,
+ * as late as its owner likes (KASAN would see a handle freed before).
+ */
 static void release_with_callbacks(struct kunit *test)
 {
 	struct perfkmod_config cfg = {
@@ -741,18 +745,35 @@ static void release_with_callbacks(struct kunit *test)
 		.sample_period = 100000,
 	};
 	struct perfkmod_counter *c = perfkmod_counter_create(&cfg);
+	struct perfkmod_callback *cb[2];
+	struct perfkmod_stats st[2], later;
 	struct probe p = {};
-	struct perfkmod_callback *cb;
+	int calls, i;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
 	p.counter = c;
-	cb = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
-	cb = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_PROCESS);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
+	cb[0] = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
+	cb[1] = perfkmod_callback_register(c, probe_fn, &p, PERFKMOD_DELIVER_PROCESS);
+	if (IS_ERR(cb[0]) || IS_ERR(cb[1])) {
+		perfkmod_counter_release(c);
+		KUNIT_FAIL(test, "register: %pe %pe", cb[0], cb[1]);
+		return;
+	}
 	wait_calls(&p, 10);
 	perfkmod_counter_release(c);
-	KUNIT_EXPECT_GE(test, atomic_read(&p.calls), 10);
+	calls = atomic_read(&p.calls);
+	KUNIT_EXPECT_GE(test, calls, 10);
+	for (i = 0; i < 2; i++)
+		perfkmod_callback_stats(cb[i], &st[i]);
+	usleep_range(20000, 21000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), calls);
+	for (i = 0; i < 2; i++) {
+		/* final: nothing counts for a detached callback */
+		perfkmod_callback_stats(cb[i], &later);
+		KUNIT_EXPECT_EQ(test, later.overflows, st[i].overflows);
+		KUNIT_EXPECT_EQ(test, later.runs, st[i].runs);
+		perfkmod_callback_unregister(cb[i]);
+	}
 	/* p is on the stack: a later call would be caught by KASAN */
 }
 

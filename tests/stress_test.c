@@ -41,7 +41,7 @@ static void create_release_churn(struct kunit *test)
 		{ .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 		  .sample_period = 20000 },
 	};
-	struct perfkmod_callback *cb;
+	struct perfkmod_callback *cb[2] = {};
 	struct perfkmod_counter *c;
 	struct perfkmod_value v;
 	atomic_t calls = ATOMIC_INIT(0);
@@ -58,23 +58,28 @@ static void create_release_churn(struct kunit *test)
 		}
 		/* a sampling counter: cfgs[3] */
 		if (i % 100 == 3) {
-			cb = perfkmod_callback_register(c, count_fn, &calls,
-							PERFKMOD_DELIVER_DIRECT);
-			KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
-			cb = perfkmod_callback_register(c, count_fn, &calls,
-							PERFKMOD_DELIVER_PROCESS);
-			KUNIT_EXPECT_FALSE(test, IS_ERR(cb));
+			cb[0] = perfkmod_callback_register(c, count_fn, &calls,
+							   PERFKMOD_DELIVER_DIRECT);
+			KUNIT_EXPECT_FALSE(test, IS_ERR(cb[0]));
+			cb[1] = perfkmod_callback_register(c, count_fn, &calls,
+							   PERFKMOD_DELIVER_PROCESS);
+			KUNIT_EXPECT_FALSE(test, IS_ERR(cb[1]));
 			callbacks += 2;
 			busy_ms(1);
 		}
 		if (!(i % 64))
 			perfkmod_counter_read(c, &v);
 		perfkmod_counter_release(c);
+		/* detached by the release, unregistered after it */
+		perfkmod_callback_unregister(cb[0]);
+		perfkmod_callback_unregister(cb[1]);
+		cb[0] = NULL;
+		cb[1] = NULL;
 		cond_resched();
 	}
 	KUNIT_EXPECT_EQ(test, callbacks, 2 * CHURN_CYCLES / 100);
 	KUNIT_EXPECT_GT(test, atomic_read(&calls), 0);
-	kunit_info(test, "%d cycles, %d callbacks released with their counter, %d calls, %lld ms",
+	kunit_info(test, "%d cycles, %d callbacks detached by their counter's release, %d calls, %lld ms",
 		   CHURN_CYCLES, callbacks, atomic_read(&calls),
 		   ktime_ms_delta(ktime_get(), start));
 }
