@@ -765,6 +765,7 @@ static int bench_read(void)
 	if (err)
 		return err;
 	cfg.target = PERFKMOD_TARGET_ALL_CPUS;
+	cfg.cpu = 0;	/* a one-CPU counter's field */
 	snprintf(name, sizeof(name), "all%u", num_online_cpus());
 	return bench_read_one(name, &cfg);
 }

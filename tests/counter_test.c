@@ -101,7 +101,7 @@ static void sw_event_lifecycle(struct kunit *test)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = sc->config,
 		.target = sc->target,
-		.task = current,
+		.task = sc->target == PERFKMOD_TARGET_TASK ? current : NULL,
 	};
 	bool counts = sc->workload != NOTHING && sc->config != PERF_COUNT_SW_DUMMY;
 	struct perfkmod_counter *c;
