@@ -3,6 +3,7 @@
 # make                 build perfkmod.ko against KDIR
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
 # make samples         also build the example client module in samples/
+# make clients         also build the test client modules in tests/clients/
 # make check           build the test kernels and run every test lane in QEMU
 # make check LANE=x    one lane: lint, x86-debug, distro, distro-5.10,
 #                      distro-6.12, distro-arm64, arm64-pmu, x86-kcsan,
@@ -33,6 +34,11 @@ samples: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
 
+# The client modules of the cross-module tests, built as samples/ is.
+clients: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/clients \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
+
 # The benchmark module, a client like samples/.
 bench-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench \
@@ -47,6 +53,7 @@ kdir:
 clean:
 	$(kbuild) clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/clients clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench clean 2>/dev/null || true
 	# --one-file-system: never into what a killed fresh lane left mounted
 	rm -rf --one-file-system .build
@@ -63,4 +70,4 @@ demo:
 bench:
 	scripts/bench.sh $(if $(SMOKE),--smoke)
 
-.PHONY: all module tests samples bench-module kdir clean check lint demo bench
+.PHONY: all module tests samples clients bench-module kdir clean check lint demo bench
