@@ -10,10 +10,11 @@
 # The lint lane runs the kernel's style gates (scripts/lint.sh) against
 # the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
 # For each other lane: find or build its kernel (scripts/kernel.sh), build the
-# module and, where the kernel has KUnit, the KUnit suites, warning-free
-# with W=1, in a directory of the lane's own (.build/LANE); make an
-# initramfs; boot it; judge the console log (scripts/judge.py). Ends with
-# the line "N passed, N failed, N skipped" over all lanes and exits 1 when
+# module, the client modules of samples/ and tests/clients/ and, where the
+# kernel has KUnit, the KUnit suites, warning-free with W=1, in a
+# directory of the lane's own (.build/LANE); make an initramfs; boot it;
+# judge the console log (scripts/judge.py). Ends with the line
+# "N passed, N failed, N skipped" over all lanes and exits 1 when
 # anything failed, any kernel report included. The bench-smoke lane runs
 # "make bench SMOKE=1" (scripts/bench.sh --smoke): the benchmarks with tiny
 # counts on Debian's kernel; each table row produced is one test passed,
@@ -129,7 +130,7 @@ run_lane() {
 		busybox=$cache/arm64-busybox/bin/busybox
 		;;
 	esac
-	build_modules $target samples || return
+	build_modules $target samples clients || return
 	build_helpers || return
 	# Debian's kernels: also the module as DKMS builds and installs it
 	if [ "$target" = module ] &&

@@ -6,12 +6,13 @@
 #   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR [GUEST_DIR]]
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
-# /tests/), perfkmod.ko and the sample modules built in MODULE_DIR (KUnit
-# modules of tests/ go to /modules/kunit/, the module DKMS installed, in
-# MODULE_DIR/dkms/, to /modules/dkms/), the static helper programs found
-# in HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The
-# benchmark module, when MODULE_DIR/bench has it, goes to /modules/ too,
-# and the scripts of GUEST_DIR to /tests/ beside those of tests/guest/.
+# /tests/), perfkmod.ko and the client modules of samples/ and
+# tests/clients/ built in MODULE_DIR (KUnit modules of tests/ go to
+# /modules/kunit/, the module DKMS installed, in MODULE_DIR/dkms/, to
+# /modules/dkms/), the static helper programs found in HELPER_DIR (to
+# /bin/) and the perfkstat tool (/bin/perfkstat). The benchmark module,
+# when MODULE_DIR/bench has it, goes to /modules/ too, and the scripts of
+# GUEST_DIR to /tests/ beside those of tests/guest/.
 # The archive is written here (a newc cpio, from a list in the format of
 # the kernel's usr/gen_init_cpio) so that no kernel source is needed, and
 # /dev/console is a character device node in it without root privileges.
@@ -39,7 +40,8 @@ spec=$out.spec
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done
 	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
-	for f in "$moddir"/samples/*.ko "$moddir"/bench/*.ko; do
+	for f in "$moddir"/samples/*.ko "$moddir"/tests/clients/*.ko \
+		"$moddir"/bench/*.ko; do
 		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
 	done
 	if [ -e "$moddir/dkms/perfkmod.ko" ]; then
