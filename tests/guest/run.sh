@@ -35,20 +35,23 @@ perf_events() {
 events_before=$(perf_events)
 
 # The x86 lanes run every script. The KCSAN lane runs the tests that load
-# perfkmod from many sides at once, and CPU hotplug under every kind of
-# counter. The arm64 lane runs what counts, samples and races there, where a
-# PMU exists, overflows are NMIs and each vCPU has a host thread of its own
-# (the scripts that count hardware events, and the races); the parsers,
-# fault injection, permissions and parameters are the same C code on every
-# architecture and are left to the x86 lanes (each of these lanes takes
-# minutes a run). Debian's arm64 kernel runs the same, and its module DKMS
-# built; there the PMU's overflow is an ordinary interrupt (no pseudo-NMI).
+# perfkmod from many sides at once, CPU hotplug under every kind of
+# counter, and a counter released by one module under another's series
+# timers and callbacks (test-xmod.sh). The arm64 lane runs what counts,
+# samples and races there, where a PMU exists, overflows are NMIs and each
+# vCPU has a host thread of its own (the scripts that count hardware
+# events, and the races); the parsers, fault injection, permissions,
+# parameters and the lifetimes across modules (test-xmod.sh, a software
+# counter) are the same C code on every architecture and are left to the
+# x86 lanes (each of these lanes takes minutes a run). Debian's arm64
+# kernel runs the same, and its module DKMS built; there the PMU's
+# overflow is an ordinary interrupt (no pseudo-NMI).
 scripts=/tests/test-*.sh
 case $lane in
 x86-kcsan)
 	scripts="/tests/test-client.sh /tests/test-concurrency.sh
 		/tests/test-fuzz.sh /tests/test-hotplug.sh /tests/test-series.sh
-		/tests/test-stress.sh"
+		/tests/test-stress.sh /tests/test-xmod.sh"
 	;;
 distro-arm64)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
