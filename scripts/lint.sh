@@ -166,7 +166,7 @@ for kdir in "${kdirs[@]}"; do
 	mkdir -p "$work/$name"
 	rsync -a --delete --exclude=.git --exclude=.build "$top/" "$work/$name/src/"
 	if make -C "$work/$name/src" KDIR="$kdir" C=2 CHECK=sparse W=1 $tests \
-		$modpost module samples bench-module >"$work/$name/sparse.log" 2>&1; then
+		$modpost module samples bench-module clients >"$work/$name/sparse.log" 2>&1; then
 		out=$(grep -E "warning:|error:|WARNING:|ERROR:" "$work/$name/sparse.log")
 		[ -z "$modpost" ] || out=$(echo "$out" | grep -vE \
 			'^WARNING: (Module.symvers is missing|modpost: ("\w+" \[[^]]*\] undefined!|suppressed [0-9]+ unresolved symbol))')
