@@ -74,6 +74,13 @@ struct perfkmod_cpu {
 	 */
 	unsigned int seq;
 	unsigned int event_seq;
+	/*
+	 * Of a PMU that counts for several CPUs at once (see
+	 * event_is_shared() in perfkmod.c): the number plus one of the counted CPU
+	 * whose event counts what this CPU's would, so that this CPU has
+	 * none; 0 otherwise. Under @sync_lock.
+	 */
+	unsigned int served_by;
 };
 
 /* In perfkmod_cpu.seq: the CPU's last hotplug callback was its offline one */
@@ -120,6 +127,11 @@ struct perfkmod_cpu {
  * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
  *	callbacks walk, or in perfkmod_task_counters; under
  *	perfkmod_counters_mutex.
+ * @system_pmu: the counter's PMU is not the CPUs' own: it takes no task
+ *	events (uncore, RAPL, cstate, ...), or an event of it counts for more
+ *	CPUs than the one it was made for (see event_is_shared() in
+ *	perfkmod.c). Set once, with WRITE_ONCE(), when sync_cpus() makes the
+ *	first event that tells.
  * @created: create has returned it (smp_store_release()): a per-CPU
  *	counter is on its list before, for the CPU hotplug callbacks, and
  *	the module notifier leaves it alone until then.
@@ -153,6 +165,7 @@ struct perfkmod_counter {
 	bool releasing;
 	bool sync_queued;
 	bool created;
+	bool system_pmu;
 	atomic_t limit;
 	struct perf_event *event;
 	u64 base;

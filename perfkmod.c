@@ -297,11 +297,14 @@ static int perfkmod_cpu_offline(unsigned int cpu)
  * queues a sync, then it becomes active. So on an active CPU, a moved @seq
  * says the CPU went and came back meanwhile (a sync is queued: 0), an
  * unchanged one that -ENODEV is the PMU's own answer. On a CPU not active,
- * perf's context may be off or on: -EAGAIN, try again later.
+ * perf's context may be off or on: -EAGAIN, try again later. Likewise while
+ * another CPU is between states (online, not active): a PMU that serves
+ * this CPU from another (uncore, RAPL) may have moved the event to that
+ * one, whose context perf is turning off or has not turned on yet.
  */
 static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
 {
-	if (!cpu_active(cpu))
+	if (!cpu_active(cpu) || !cpumask_equal(cpu_online_mask, cpu_active_mask))
 		return -EAGAIN;
 	/* pairs with smp_mb() in cpu_changed() */
 	smp_rmb();
@@ -309,14 +312,133 @@ static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
 }
 
 /*
+ * The CPUs that a PMU with @scope counts for together with @cpu: what perf
+ * reads its events on (perf_scope_cpu_topology_cpumask(), not exported).
+ */
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+static const struct cpumask *scope_cpus(unsigned int scope, int cpu)
+{
+	switch (scope) {
+	case PERF_PMU_SCOPE_CORE:
+		return topology_sibling_cpumask(cpu);
+	case PERF_PMU_SCOPE_DIE:
+		return topology_die_cpumask(cpu);
+	case PERF_PMU_SCOPE_CLUSTER:
+		return topology_cluster_cpumask(cpu);
+	case PERF_PMU_SCOPE_PKG:
+		return topology_core_cpumask(cpu);
+	case PERF_PMU_SCOPE_SYS_WIDE:
+		return cpu_online_mask;
+	}
+	return cpumask_of(cpu);
+}
+#endif
+
+/*
+ * Whether @event, just made for @cpu, counts for more CPUs than @cpu: its
+ * PMU moved it to a CPU of its choosing, which serves a whole package or
+ * die (uncore, RAPL, AMD's uncore), or the PMU has a scope (6.11 and later:
+ * cstate_core, cstate_pkg, ...), whose events stay where they were made
+ * and read the one counter of the core, die, cluster or package.
+ */
+static bool event_is_shared(struct perf_event *event, int cpu)
+{
+	if (READ_ONCE(event->cpu) != cpu)
+		return true;
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+	if (event->pmu->scope != PERF_PMU_SCOPE_NONE)
+		return true;
+#endif
+	return false;
+}
+
+/*
+ * Whether @a and @b, events of one counter, count the same: on one CPU
+ * (where the PMU moved both, or one migrated to the CPU of the other), or
+ * on CPUs of one scope of a PMU with a scope. @b is on an online CPU, whose
+ * topology masks hold the online CPUs of its core, die and package.
+ */
+static bool events_count_alike(struct perf_event *a, struct perf_event *b)
+{
+	int acpu = READ_ONCE(a->cpu), bcpu = READ_ONCE(b->cpu);
+
+	if (acpu == bcpu)
+		return true;
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+	if (b->pmu->scope != PERF_PMU_SCOPE_NONE && acpu >= 0)
+		return cpumask_test_cpu(acpu, scope_cpus(b->pmu->scope, bcpu));
+#endif
+	return false;
+}
+
+/*
+ * The counted CPU, other than @cpu, whose event counts what @event (made
+ * for @cpu) counts; -1 if there is none. Also a CPU whose event went stale
+ * since the first pass of sync_cpus() (the CPU went offline meanwhile):
+ * the sync its callback queued retires that event, then makes the next,
+ * so that the two never count at once. Called with @c->sync_lock held.
+ */
+static int find_server(struct perfkmod_counter *c, int cpu,
+		       struct perf_event *event)
+{
+	int other;
+
+	lockdep_assert_held(&c->sync_lock);
+	for_each_cpu(other, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, other);
+
+		if (other != cpu && pc->event &&
+		    events_count_alike(pc->event, event))
+			return other;
+	}
+	return -1;
+}
+
+/*
+ * Retire the event of counted CPU @cpu if the CPU went offline (or went
+ * and came back) since the event was made, keeping what it counted in
+ * @retired. Called with @c->sync_lock held.
+ */
+static void retire_stale(struct perfkmod_counter *c, int cpu)
+{
+	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+	/* @event changes under both locks: @sync_lock, held, will do */
+	struct perf_event *event = pc->event;
+
+	/* pairs with WRITE_ONCE() in cpu_changed() */
+	if (!event || pc->event_seq == READ_ONCE(pc->seq))
+		return;
+	/*
+	 * A CPU going offline: its event may still count until perf
+	 * detaches it. Stopped first, it counts nothing between the read and
+	 * the release. (An event perf detached is off already.)
+	 */
+	perf_event_disable(event);
+	mutex_lock(&c->lock);
+	add_event_value(event, &pc->retired);
+	/* @retired first: see perfkmod_counter_read_local() */
+	smp_store_release(&pc->event, NULL);
+	mutex_unlock(&c->lock);
+	perf_event_release_kernel(event);
+	pc->grace_due = true;
+}
+
+/*
  * Bring the events of a per-CPU counter in line with the CPUs: retire the
  * event of each CPU that went offline (or went and came back) since its
- * event was made, keeping what it counted in @retired; make an event for
- * each counted CPU that is online and has none, also where an earlier
+ * event was made, keeping what it counted in @retired; then make an event
+ * for each counted CPU that is online and has none, also where an earlier
  * attempt failed. A CPU that comes or goes meanwhile makes perf answer
  * -ENODEV: its callback queues another sync, or this one queues itself
  * again, a tenth of a second later, while the CPU is between states (a
  * window that ends, unless a debug kernel parks the CPU there).
+ *
+ * An all-CPUs counter of a PMU whose events count for several CPUs (see
+ * event_is_shared()) keeps one event for each set of CPUs it counts for:
+ * a CPU whose new event counts what another CPU's current event counts
+ * has its event released and is served by the other (@served_by). The
+ * stale events are all retired before any is made, so that a package's
+ * old and new events never count at once.
  *
  * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
  * lock: perf takes the CPU hotplug lock when it makes or releases a
@@ -327,35 +449,20 @@ static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
  */
 static int sync_cpus(struct perfkmod_counter *c)
 {
+	bool all = c->config.target == PERFKMOD_TARGET_ALL_CPUS;
 	struct perf_event *event;
-	int cpu, err, first = 0;
+	int cpu, err, server, first = 0;
 	unsigned int seq;
 	bool enabled;
 
 	lockdep_assert_held(&c->sync_lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c))
+		retire_stale(c, cpu);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
 		/* pairs with WRITE_ONCE() in cpu_changed() */
 		seq = READ_ONCE(pc->seq);
-		/* @event changes under both locks: @sync_lock, held, will do */
-		event = pc->event;
-		if (event && pc->event_seq != seq) {
-			/*
-			 * A CPU going offline: its event may still count
-			 * until perf detaches it. Stopped first, it counts
-			 * nothing between the read and the release. (An
-			 * event perf detached is off already.)
-			 */
-			perf_event_disable(event);
-			mutex_lock(&c->lock);
-			add_event_value(event, &pc->retired);
-			/* @retired first: see perfkmod_counter_read_local() */
-			smp_store_release(&pc->event, NULL);
-			mutex_unlock(&c->lock);
-			perf_event_release_kernel(event);
-			pc->grace_due = true;
-		}
 		if (pc->event)
 			continue;
 		/*
@@ -380,6 +487,11 @@ static int sync_cpus(struct perfkmod_counter *c)
 					   HZ / 10);
 			continue;
 		}
+		/* still served by the event of another CPU */
+		if (pc->served_by &&
+		    perfkmod_cpu_share(c, pc->served_by - 1)->event)
+			continue;
+		pc->served_by = 0;
 		if (pc->grace_due) {
 			synchronize_rcu();
 			pc->grace_due = false;
@@ -400,6 +512,21 @@ static int sync_cpus(struct perfkmod_counter *c)
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
 			WRITE_ONCE(pc->err, err);
 			first = first ?: err;
+			continue;
+		}
+		if (event_is_shared(event, cpu) ||
+		    event->pmu->task_ctx_nr == perf_invalid_context)
+			WRITE_ONCE(c->system_pmu, true);
+		/*
+		 * Also for an event that stayed on its CPU: the one of the CPU
+		 * that serves the package, which the PMU does not move.
+		 */
+		server = all && c->system_pmu ? find_server(c, cpu, event) : -1;
+		if (server >= 0) {
+			/* @c outlives it: no wait for an overflow */
+			perf_event_release_kernel(event);
+			pc->served_by = server + 1;
+			WRITE_ONCE(pc->err, 0);
 			continue;
 		}
 		mutex_lock(&c->lock);
