@@ -81,6 +81,13 @@ struct perfkmod_cpu {
 	 * none; 0 otherwise. Under @sync_lock.
 	 */
 	unsigned int served_by;
+	/*
+	 * Why an all-CPUs counter's @event is NULL on an online CPU that the
+	 * PMU does not serve (a hybrid system's PMU of the other kind of
+	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
+	 * long as some CPU counts (@err is 0). Under @sync_lock.
+	 */
+	int absent;
 };
 
 /* In perfkmod_cpu.seq: the CPU's last hotplug callback was its offline one */

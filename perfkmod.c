@@ -438,7 +438,9 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
  * a CPU whose new event counts what another CPU's current event counts
  * has its event released and is served by the other (@served_by). The
  * stale events are all retired before any is made, so that a package's
- * old and new events never count at once.
+ * old and new events never count at once. A CPU whose PMU lacks the
+ * event (a hybrid system's PMU of the other kind of CPU) has none either:
+ * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
  *
  * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
  * lock: perf takes the CPU hotplug lock when it makes or releases a
@@ -510,10 +512,17 @@ static int sync_cpus(struct perfkmod_counter *c)
 				err = 0;
 			}
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
+			pc->absent = 0;
+			/* see create_cpus() for a PMU that no CPU has */
+			if (all && (err == -ENOENT || err == -ENODEV)) {
+				pc->absent = err;
+				err = 0;
+			}
 			WRITE_ONCE(pc->err, err);
 			first = first ?: err;
 			continue;
 		}
+		pc->absent = 0;
 		if (event_is_shared(event, cpu) ||
 		    event->pmu->task_ctx_nr == perf_invalid_context)
 			WRITE_ONCE(c->system_pmu, true);
@@ -597,6 +606,27 @@ static void release_cpus(struct perfkmod_counter *c)
 }
 
 /*
+ * What perf answered for an all-CPUs counter none of whose CPUs has an
+ * event: its -ENOENT or -ENODEV, which sync_cpus() notes for each CPU
+ * whose PMU lacks the event, when no online CPU has it; else 0. Called
+ * with @c->sync_lock held.
+ */
+static int absent_everywhere(struct perfkmod_counter *c)
+{
+	int cpu, err = 0;
+
+	lockdep_assert_held(&c->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (pc->event)
+			return 0;
+		err = err ?: pc->absent;
+	}
+	return err;
+}
+
+/*
  * The events of an all-CPUs or one-CPU counter: made here for the CPUs
  * online, then by sync_cpus() as CPUs come and go.
  */
@@ -632,6 +662,8 @@ static int create_cpus(struct perfkmod_counter *c)
 	/* the one CPU is offline: perf's errno for that */
 	if (!err && one && !c->one.event)
 		err = -ENODEV;
+	if (!err && !one)
+		err = absent_everywhere(c);
 	mutex_unlock(&c->sync_lock);
 	if (err)
 		goto err_release;
