@@ -1134,6 +1134,11 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		err = -EINVAL;
 		goto out;
 	}
+	/* see perfkmod.h: such a PMU's read may take a lock */
+	if (unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 	pc = perfkmod_cpu_share(c, cpu);
 	/* pairs with smp_store_release() in sync_cpus() */
 	event = smp_load_acquire(&pc->event);

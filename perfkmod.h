@@ -317,7 +317,11 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * task counter of another task, or an @inherit task counter (its children's
  * events are elsewhere); -%EBUSY if the event is pinned and not on the PMU
  * (as perf answers), or this CPU is going offline or came back online a
- * moment ago, and its event is being replaced.
+ * moment ago, and its event is being replaced; -%EOPNOTSUPP in NMI for a
+ * one-CPU or all-CPUs counter of a PMU that is not the CPUs' own (one
+ * that takes no task events, as uncore, RAPL and cstate, or that counts
+ * for several CPUs, see %PERFKMOD_TARGET_ALL_CPUS): such a PMU's read may
+ * take a lock (a PCI uncore box's, for its config space).
  */
 int perfkmod_counter_read_local(struct perfkmod_counter *counter, u64 *value);
 
