@@ -36,7 +36,19 @@ struct perfkmod_counter;
  * enum perfkmod_target - where a counter counts
  * @PERFKMOD_TARGET_ALL_CPUS: on every CPU, one perf event per online CPU
  *	summed on read. A CPU that comes online gets its event; one that goes
- *	offline keeps the count it had. This is the zero value.
+ *	offline keeps the count it had. This is the zero value. A PMU that
+ *	counts for several CPUs at once (uncore, RAPL, cstate_pkg: a PMU that
+ *	moves its events to the CPU serving the package, or has a scope) is
+ *	counted once for each package (die, cluster, core): one CPU's event
+ *	counts for the CPUs it serves, whose shares (in
+ *	perfkmod_counter_read_cpu(), perfkmod_counter_read_local() and series
+ *	records) keep what they counted before and do not grow, while that
+ *	CPU's share holds the package's count. When the CPU that event was
+ *	made for goes offline, another CPU of the package gets the next
+ *	event; what the package counts in between is lost. A PMU that is on
+ *	some CPUs only (a hybrid system's cpu_core or cpu_atom) counts on
+ *	those: perf's -%ENOENT or -%ENODEV for the others is no error, unless
+ *	no online CPU has the event (create fails with it).
  * @PERFKMOD_TARGET_CPU: on &perfkmod_config.cpu only. When that CPU goes
  *	offline the counter keeps its count, and counts again once the CPU
  *	is back (perf alone would detach the event for good).
@@ -284,7 +296,9 @@ void perfkmod_counter_read(struct perfkmod_counter *counter,
 /**
  * perfkmod_counter_read_cpu() - read one CPU's share of an all-CPUs counter
  * @counter: the counter.
- * @cpu: a possible CPU; an offline one reads what it counted while online.
+ * @cpu: a possible CPU; an offline one reads what it counted while online,
+ *	and one that another CPU's event of a package PMU serves reads what
+ *	it counted before (see %PERFKMOD_TARGET_ALL_CPUS).
  * @val: filled in on success.
  *
  * Context: process context, may sleep; also with cpus_read_lock() held.
