@@ -458,6 +458,84 @@ static void irq_callback_feeds_breakpoint(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.requeued, f->cap - 1);
 }
 
+/*
+ * A breakpoint chain started on an idle CPU, whose tick is stopped: an
+ * irq_work queued there raises its interrupt at once, lazy or not. Calls
+ * less than half a tick apart are one stretch in hard IRQ; the CPU must
+ * get out of it between batches all the same.
+ */
+struct idle_feed {
+	int cap;
+	atomic_t calls;
+	/* the callback's own, on one CPU */
+	u64 last;
+	int run;
+	int max_run;
+};
+
+static void idle_feed_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
+			 void *context)
+{
+	struct idle_feed *f = context;
+	u64 now = local_clock();
+	int n;
+
+	if (now - f->last > TICK_NSEC / 2)
+		f->run = 0;
+	f->last = now;
+	f->max_run = max(f->max_run, ++f->run);
+	n = atomic_inc_return(&f->calls);
+	if (n < f->cap)
+		WRITE_ONCE(bp_target, n);
+}
+
+static void write_bp_target(void *unused)
+{
+	WRITE_ONCE(bp_target, 0);
+}
+
+static void irq_callback_feeds_idle_cpu(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = (unsigned long)&bp_target,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.sample_period = 1,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	unsigned long end = jiffies + 30 * HZ;
+	struct perfkmod_counter *c;
+	struct idle_feed *f;
+	int this;
+
+	/* this task on one CPU, the chain on another, idle one */
+	this = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(this)), 0);
+	cfg.cpu = cpumask_any_but(cpu_online_mask, this);
+	if (cfg.cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs 2 online CPUs");
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ENABLED(CONFIG_ARM64) && c == ERR_PTR(-EOPNOTSUPP))
+		kunit_skip(test, "arm64 cannot sample breakpoints; the x86 lanes run this");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
+	test_release_at_end(test, c);
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->cap = 4 * perfkmod_ring_size;
+	reg(test, c, idle_feed_fn, f, PERFKMOD_DELIVER_IRQ);
+	KUNIT_ASSERT_EQ(test, smp_call_function_single(cfg.cpu, write_bp_target,
+						       NULL, 1), 0);
+	/* asleep here: the chain's CPU is left alone */
+	while (atomic_read(&f->calls) < f->cap && time_before(jiffies, end))
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->calls), f->cap);
+	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
+			    "%d calls in one stretch in hard IRQ", f->max_run);
+	kunit_info(test, "%d calls on idle CPU %d, at most %d in one stretch",
+		   atomic_read(&f->calls), cfg.cpu, f->max_run);
+}
+
 /* The id of tracepoint @system:@event, or a negative errno. */
 static int tracepoint_id(const char *system, const char *event)
 {
@@ -1355,6 +1433,7 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE(burst_not_dropped),
 	KUNIT_CASE(slow_process_consumer),
 	KUNIT_CASE(irq_callback_feeds_breakpoint),
+	KUNIT_CASE_SLOW(irq_callback_feeds_idle_cpu),
 	KUNIT_CASE_SLOW(irq_callback_feeds_tracepoint),
 	KUNIT_CASE(process_callback_slower_than_counter),
 	KUNIT_CASE(stop_from_callback),
