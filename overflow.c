@@ -29,15 +29,19 @@
  * A batch delivers at most what the ring held when it began: a callback
  * that causes overflows of its own counter (or is slower than they come)
  * would otherwise never end its batch. What came meanwhile is counted as
- * requeued and waits: in hard IRQ for the lazy irq_work, and until it has
- * run the kick delivers nothing (its interrupt would come the moment the
- * batch returned, and the interrupted task would not run in between); in
- * process context for the work item queued again, behind the others, with
- * cond_resched() between the calls. So a callback that feeds itself takes
- * at most a ring's worth of calls a tick in hard IRQ, fills its ring and
- * has its samples dropped and counted. The hot path is as it was.
+ * requeued and waits: in hard IRQ for the rest timer, a tick later, and
+ * until it has fired neither irq_work delivers (the kick's interrupt would
+ * come the moment the batch returned, and so would the lazy one's on a CPU
+ * whose tick is stopped, idle or nohz_full: the interrupted task would not
+ * run in between); in process context for the work item queued again,
+ * behind the others, with cond_resched() between the calls. So a callback
+ * that feeds itself takes at most a ring's worth of calls a tick in hard
+ * IRQ, fills its ring and has its samples dropped and counted. The hot
+ * path is as it was.
  */
 #include <linux/cpu.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
@@ -77,12 +81,13 @@ struct perfkmod_cb_cpu {
 	struct irq_work lazy;		/* consumes the ring, or queues @work */
 	struct irq_work kick;		/* the same, at once */
 	struct work_struct work;	/* consumes the ring in process context */
+	struct hrtimer rest;		/* queues @kick a tick after a batch */
 	struct perfkmod_callback *cb;
 	/*
-	 * The last batch in hard IRQ left samples for the lazy irq_work: the
-	 * kick leaves them to it. The consumer's alone.
+	 * The last batch in hard IRQ left samples for @rest: the irq_works
+	 * leave them to it. Written by the consumer and @rest, on this CPU.
 	 */
-	bool wait_lazy;
+	bool resting;
 };
 
 /**
@@ -222,34 +227,44 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	return true;
 }
 
-/* A batch in hard IRQ; what it leaves waits for the lazy irq_work. */
-static void deliver_irq(struct perfkmod_cb_cpu *pcc)
+/*
+ * The consumer of an irq_work: a batch in hard IRQ, unless the last one
+ * left samples for the rest timer; what this one leaves waits for it.
+ */
+static void consume(struct perfkmod_cb_cpu *pcc)
 {
-	pcc->wait_lazy = deliver(pcc, false);
-	if (pcc->wait_lazy)
-		irq_work_queue(&pcc->lazy);
+	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS) {
+		schedule_work(&pcc->work);
+		return;
+	}
+	if (READ_ONCE(pcc->resting))
+		return;
+	if (deliver(pcc, false)) {
+		WRITE_ONCE(pcc->resting, true);
+		hrtimer_start(&pcc->rest, ns_to_ktime(TICK_NSEC),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	}
 }
 
 static void deliver_lazy(struct irq_work *work)
 {
-	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
-						   lazy);
-
-	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
-		schedule_work(&pcc->work);
-	else
-		deliver_irq(pcc);
+	consume(container_of(work, struct perfkmod_cb_cpu, lazy));
 }
 
 static void deliver_kick(struct irq_work *work)
 {
-	struct perfkmod_cb_cpu *pcc = container_of(work, struct perfkmod_cb_cpu,
-						   kick);
+	consume(container_of(work, struct perfkmod_cb_cpu, kick));
+}
 
-	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS)
-		schedule_work(&pcc->work);
-	else if (!pcc->wait_lazy)	/* else the lazy one is queued */
-		deliver_irq(pcc);
+/* A tick after a batch that left samples: the next batch, by the kick. */
+static enum hrtimer_restart rest_done(struct hrtimer *timer)
+{
+	struct perfkmod_cb_cpu *pcc = container_of(timer, struct perfkmod_cb_cpu,
+						   rest);
+
+	WRITE_ONCE(pcc->resting, false);
+	irq_work_queue(&pcc->kick);
+	return HRTIMER_NORESTART;
 }
 
 static void deliver_work(struct work_struct *work)
@@ -434,6 +449,9 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 		perfkmod_init_irq_work_lazy(&pcc->lazy, deliver_lazy);
 		init_irq_work(&pcc->kick, deliver_kick);
 		INIT_WORK(&pcc->work, deliver_work);
+		hrtimer_init(&pcc->rest, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		pcc->rest.function = rest_done;
 		pcc->ring = ring_alloc(READ_ONCE(perfkmod_ring_size), cpu);
 		if (!pcc->ring)
 			goto err_free;
@@ -494,9 +512,10 @@ static void run_irq_work(void *unused)
 /*
  * Wait for the deferred deliveries of a detached callback whose grace
  * period has passed: no trampoline sees it, so nothing pushes to its rings,
- * and each batch takes what is left. The kick may queue the lazy irq_work,
- * which may queue the work, or itself once more: wait for them in that
- * order. A work item that queues itself again is cancelled all the same.
+ * and each batch takes what is left. The rest timer may queue the kick,
+ * the kick and the lazy irq_work the work: wait for them in that order
+ * (a batch now leaves nothing, so the timer is not started again). A work
+ * item that queues itself again is cancelled all the same.
  */
 static void flush_callback(struct perfkmod_callback *cb)
 {
@@ -504,8 +523,12 @@ static void flush_callback(struct perfkmod_callback *cb)
 
 	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
 		return;
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&per_cpu_ptr(cb->cpus, cpu)->kick);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
+
+		hrtimer_cancel(&pcc->rest);
+		irq_work_sync(&pcc->kick);
+	}
 	/*
 	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
 	 * may not have for long: run that CPU's irq_works now, there. (An
