@@ -453,7 +453,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 {
 	bool all = c->config.target == PERFKMOD_TARGET_ALL_CPUS;
 	struct perf_event *event;
-	int cpu, err, server, first = 0;
+	int cpu, other, err, server, first = 0;
 	unsigned int seq;
 	bool enabled;
 
@@ -494,9 +494,26 @@ static int sync_cpus(struct perfkmod_counter *c)
 		    perfkmod_cpu_share(c, pc->served_by - 1)->event)
 			continue;
 		pc->served_by = 0;
+		/*
+		 * A PMU that serves CPUs from others moves its events while a
+		 * CPU comes or goes, in hotplug states below perfkmod's (uncore
+		 * and RAPL choose another CPU, perf migrates a scope's events):
+		 * an event made meanwhile may land beside the moved one, or be
+		 * refused. None is made until every online CPU is active.
+		 */
+		if (READ_ONCE(c->system_pmu) &&
+		    !cpumask_equal(cpu_online_mask, cpu_active_mask)) {
+			WRITE_ONCE(pc->err, 0);
+			WRITE_ONCE(c->sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+					   HZ / 10);
+			continue;
+		}
+		/* one grace period for all the events retired until now */
 		if (pc->grace_due) {
 			synchronize_rcu();
-			pc->grace_due = false;
+			for_each_cpu(other, perfkmod_counted_cpus(c))
+				perfkmod_cpu_share(c, other)->grace_due = false;
 		}
 		/* enable() and disable() change it under @lock alone */
 		enabled = READ_ONCE(c->enabled);
