@@ -1151,16 +1151,19 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		err = -EINVAL;
 		goto out;
 	}
-	/* see perfkmod.h: such a PMU's read may take a lock */
-	if (unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
-		err = -EOPNOTSUPP;
-		goto out;
-	}
 	pc = perfkmod_cpu_share(c, cpu);
 	/* pairs with smp_store_release() in sync_cpus() */
 	event = smp_load_acquire(&pc->event);
 	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
 		err = -EBUSY;	/* the CPU went and came back: a stale event */
+		goto out;
+	}
+	/*
+	 * See perfkmod.h: such a PMU's read may take a lock. Set before its
+	 * first event is published: read after the acquire.
+	 */
+	if (event && unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
+		err = -EOPNOTSUPP;
 		goto out;
 	}
 	if (event)
