@@ -634,7 +634,8 @@ int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
  *	on that CPU; or task counters of one task, without @inherit, which it
  *	reads in the task (it follows the task). A counter released while
  *	the series reads it (by its own module or another) reads as an error
- *	in every later record; the series goes on with the others.
+ *	in every later record; the series goes on with the others. As with
+ *	any use of a counter, not one whose release has begun.
  * @nr_counters: how many, 1 to %PERFKMOD_SERIES_MAX_COUNTERS.
  * @interval_ns: the interval, at least %PERFKMOD_SERIES_MIN_INTERVAL_NS.
  * @ring_records: records each CPU's ring holds (rounded up to a power of

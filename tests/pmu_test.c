@@ -16,10 +16,6 @@
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 #include <linux/topology.h>
-#ifdef CONFIG_X86
-#include <asm/apic.h>
-#include <asm/nmi.h>
-#endif
 
 #include "internal.h"
 #include "test.h"
@@ -459,21 +455,13 @@ static void pmu_on_no_cpu(struct kunit *test)
 }
 
 #ifdef CONFIG_X86
-static struct local_read nmi_reads[2];
-static int nmi_nr_reads;
-static bool nmi_armed;
-
-/* Claims only the NMIs this test sends itself; reads in them. */
-static int read_nmi_handler(unsigned int type, struct pt_regs *regs)
+/* Both reads, in one NMI. */
+static void nmi_reads_fn(void *arg, struct pt_regs *regs)
 {
-	int i;
+	struct local_read *reads = arg;
 
-	if (!READ_ONCE(nmi_armed))
-		return NMI_DONE;
-	for (i = 0; i < nmi_nr_reads; i++)
-		local_read_fn(&nmi_reads[i]);
-	WRITE_ONCE(nmi_armed, false);
-	return NMI_HANDLED;
+	local_read_fn(&reads[0]);
+	local_read_fn(&reads[1]);
 }
 
 /*
@@ -486,7 +474,8 @@ static void read_local_in_nmi(struct kunit *test)
 {
 	struct perfkmod_config cfg = { .target = PERFKMOD_TARGET_CPU };
 	struct perfkmod_counter *pkg, *hybrid;
-	int cpu, j, err;
+	struct local_read nmi_reads[2];
+	int cpu, err;
 	u64 before;
 
 	cpu = raw_smp_processor_id();
@@ -503,21 +492,12 @@ static void read_local_in_nmi(struct kunit *test)
 
 	nmi_reads[0] = (struct local_read){ .c = pkg, .err = 1 };
 	nmi_reads[1] = (struct local_read){ .c = hybrid, .err = 1 };
-	nmi_nr_reads = 2;
-	err = register_nmi_handler(NMI_LOCAL, read_nmi_handler, 0,
-				   "perfkmod_test_pmu");
-	KUNIT_ASSERT_EQ(test, err, 0);
-	WRITE_ONCE(nmi_armed, true);
-	apic->send_IPI_self(NMI_VECTOR);
-	for (j = 0; j < 1000 && READ_ONCE(nmi_armed); j++)
-		usleep_range(10, 20);
-	WRITE_ONCE(nmi_armed, false);
-	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test_pmu");
+	err = test_in_nmi(nmi_reads_fn, nmi_reads);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "no NMI");
 	/* outside NMI, on its CPU still, the package counter reads */
 	err = perfkmod_counter_read_local(pkg, &before);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
-	KUNIT_ASSERT_LT_MSG(test, j, 1000, "no NMI in 10 ms");
 	KUNIT_EXPECT_EQ(test, nmi_reads[0].err, -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, nmi_reads[1].err, 0);
 	KUNIT_EXPECT_EQ(test, nmi_reads[1].value, 1000);

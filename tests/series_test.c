@@ -508,20 +508,34 @@ static void counter_released_under_series(struct kunit *test)
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 	};
-	struct perfkmod_counter *c[2] = {
-		perfkmod_counter_create(&cfg),
-		all_cpus(test, PERF_COUNT_SW_CONTEXT_SWITCHES),
+	struct perfkmod_counter *c[2];
+	struct perfkmod_series_config scfg = {
+		.counters = c,
+		.nr_counters = 2,
+		.interval_ns = NSEC_PER_MSEC,
+		.ring_records = RECS,
 	};
 	struct perfkmod_series_record *recs;
 	struct perfkmod_series *s;
 	int cpu, i, n;
 
+	/* c[0] is released in the middle: by hand on every way out */
+	c[1] = all_cpus(test, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	c[0] = perfkmod_counter_create(&cfg);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c[0]));
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
-	if (!recs)
+	s = recs ? perfkmod_series_create(&scfg) : ERR_PTR(-ENOMEM);
+	if (IS_ERR(s)) {
 		perfkmod_counter_release(c[0]);
-	KUNIT_ASSERT_NOT_NULL(test, recs);
-	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
+		KUNIT_FAIL(test, "perfkmod_series_create: %pe", s);
+		return;
+	}
+	/* released at the end, before c[1] */
+	if (kunit_add_action_or_reset(test, release_series, s)) {
+		perfkmod_counter_release(c[0]);
+		KUNIT_FAIL(test, "no room for the series' release");
+		return;
+	}
 	for_each_online_cpu(cpu) {
 		n = next_records(test, s, cpu, recs);
 		for (i = 0; i < n; i++)

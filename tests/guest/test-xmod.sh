@@ -71,7 +71,11 @@ warned() { since | grep -c "module $1 unloaded without releasing"; }
 # reader loaded, the reader seeing records and both callbacks run.
 start() {
 	mark "$1"
-	insmod $MODDIR/perfkmod.ko
+	# what a case that failed halfway left, so that this one starts clean
+	for m in xmod_reader xmod_owner perfkmod; do
+		grep -q "^$m " /proc/modules && rmmod $m
+	done
+	check "$1-perfkmod-load" insmod $MODDIR/perfkmod.ko
 	check "$1-owner-load" insmod $MODDIR/xmod_owner.ko spec=$SPEC $2
 	check "$1-reader-load" insmod $MODDIR/xmod_reader.ko $3
 	check "$1-owner-not-held" owner_unused
