@@ -17,6 +17,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
+#include <trace/events/power.h>
 
 #include "internal.h"
 #include "test.h"
@@ -461,28 +462,40 @@ static void irq_callback_feeds_breakpoint(struct kunit *test)
 /*
  * A breakpoint chain started on an idle CPU, whose tick is stopped: an
  * irq_work queued there raises its interrupt at once, lazy or not. Calls
- * less than half a tick apart are one stretch in hard IRQ; the CPU must
- * get out of it between batches all the same.
+ * with no pass of the CPU's idle loop in between (power:cpu_idle) are one
+ * stretch in hard IRQ; the CPU must get out of it between batches all the
+ * same.
  */
 struct idle_feed {
 	int cap;
+	unsigned int cpu;
 	atomic_t calls;
-	/* the callback's own, on one CPU */
-	u64 last;
+	/* bumped by the CPU's idle loop */
+	int gen;
+	/* the callback's own, on that CPU */
+	int last_gen;
 	int run;
 	int max_run;
 };
+
+static void idle_feed_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	struct idle_feed *f = data;
+
+	if (cpu == f->cpu)
+		WRITE_ONCE(f->gen, f->gen + 1);
+}
 
 static void idle_feed_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 			 void *context)
 {
 	struct idle_feed *f = context;
-	u64 now = local_clock();
-	int n;
+	int gen = READ_ONCE(f->gen), n;
 
-	if (now - f->last > TICK_NSEC / 2)
+	if (gen != f->last_gen) {
+		f->last_gen = gen;
 		f->run = 0;
-	f->last = now;
+	}
 	f->max_run = max(f->max_run, ++f->run);
 	n = atomic_inc_return(&f->calls);
 	if (n < f->cap)
@@ -507,7 +520,7 @@ static void irq_callback_feeds_idle_cpu(struct kunit *test)
 	unsigned long end = jiffies + 30 * HZ;
 	struct perfkmod_counter *c;
 	struct idle_feed *f;
-	int this;
+	int this, err;
 
 	/* this task on one CPU, the chain on another, idle one */
 	this = raw_smp_processor_id();
@@ -523,13 +536,18 @@ static void irq_callback_feeds_idle_cpu(struct kunit *test)
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->cap = 4 * perfkmod_ring_size;
+	f->cpu = cfg.cpu;
 	reg(test, c, idle_feed_fn, f, PERFKMOD_DELIVER_IRQ);
-	KUNIT_ASSERT_EQ(test, smp_call_function_single(cfg.cpu, write_bp_target,
-						       NULL, 1), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_cpu_idle(idle_feed_idle, f), 0);
+	err = smp_call_function_single(cfg.cpu, write_bp_target, NULL, 1);
 	/* asleep here: the chain's CPU is left alone */
-	while (atomic_read(&f->calls) < f->cap && time_before(jiffies, end))
+	while (!err && atomic_read(&f->calls) < f->cap && time_before(jiffies, end))
 		usleep_range(1000, 2000);
+	unregister_trace_cpu_idle(idle_feed_idle, f);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->calls), f->cap);
+	KUNIT_EXPECT_GT_MSG(test, READ_ONCE(f->gen), 0, "CPU %u never idle", f->cpu);
 	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
 			    "%d calls in one stretch in hard IRQ", f->max_run);
 	kunit_info(test, "%d calls on idle CPU %d, at most %d in one stretch",
