@@ -446,7 +446,8 @@ struct perfkmod_sample {
  *	(so up to 1/HZ late), or at once when the ring is half full or the
  *	CPU's tick is stopped (on PREEMPT_RT, at once). A batch delivers at
  *	most what the ring held when it began; samples that came during it
- *	wait for the next tick (counted in &perfkmod_stats.requeued).
+ *	wait a tick, on a timer, also where the tick is stopped (counted in
+ *	&perfkmod_stats.requeued).
  * @PERFKMOD_DELIVER_PROCESS: deferred further, to a workqueue: the callback
  *	runs in process context and may sleep. A batch delivers at most what
  *	the ring held when it began, rescheduling between the calls; the work
