@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# CPU hotplug under every kind of counter the grammar makes (issue 13).
+# CPU hotplug under every kind of counter the grammar makes.
 # perfkmod's cpuhp callbacks used to create and release the perf events of
 # per-CPU counters while the hotplug thread ran and the hotplug lock was
 # held for writing. A software event other than the two clocks flips a
