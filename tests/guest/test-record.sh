@@ -233,21 +233,41 @@ fi
 check record-usage sh -c \
 	"perfkstat help 2>&1 | grep -q '^usage: perfkstat record -I INTERVAL '"
 
-# -p: a process followed from CPU to CPU. touchpages faults 5000 pages
-# half a second into the recording, then sleeps: its last row is made as
-# it leaves its CPU, so the rows sum to its counter's value.
+# -p: a process followed from CPU to CPU, recorded until it exits.
+# touchpages faults 5000 pages once perfkstat's counter of it counts, then
+# sleeps (its row made as it leaves its CPU) until it is killed once done:
+# the rows sum to its counter's value. Each wait is for an event, two
+# minutes at most (KASAN under TCG takes seconds over the faults).
 mkdir -p /tmp/tp
 rm -f /tmp/tp/*
 touchpages 5000 /tmp/tp &
 tp=$!
 wait_file /tmp/tp/ready
-(sleep 0.5; kill -USR1 $tp) &
-perfkstat record -I 1ms -p $tp -e page-faults -t 2 -o /tmp/pid.csv 2>/tmp/pid.err
+# perfkstat's counter of the process is made, then enabled
+counting() {
+	for _s in $DBG/counters/*/spec; do
+		grep -q "pid=$tp" "$_s" 2>/dev/null &&
+			grep -q " active\$" "${_s%spec}stat" 2>/dev/null && return 0
+	done
+	return 1
+}
+(i=0
+while ! counting && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+kill -USR1 $tp
+i=0
+while [ ! -e /tmp/tp/done ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+kill $tp) &
+perfkstat record -I 1ms -p $tp -e page-faults -o /tmp/pid.csv 2>/tmp/pid.err
+wait $tp 2>/dev/null
+check record-pid-faults-done test -e /tmp/tp/done
 check record-pid-csv csv /tmp/pid.csv page-faults
 check record-pid-total sh -c "grep -q '^perfkstat: page-faults total \([0-9]*\), counter \1\$' /tmp/pid.err"
 check record-pid-no-warning sh -c "! grep -q warning /tmp/pid.err"
 check record-pid-counted awk -F, 'NR > 1 { s += $3 } END { exit s < 5000 }' /tmp/pid.csv
 check record-pid-nothing-left nothing_left
+# the refusals, of a process that is there
+sleep 600 &
+tp=$!
 check_fails record-pid-with-command perfkstat record -I 1ms -p $tp -e page-faults -- true
 check record-pid-named-says-why sh -c "perfkstat record -I 1ms -p $tp pf 2>&1 |
 	grep -q 'NAMEd counters are not the process'"
