@@ -99,8 +99,9 @@ static void poke(int n)
 	}
 }
 
-/* A write breakpoint on bp_target, on this CPU (the thread is pinned). */
-static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
+/* A write breakpoint on bp_target, on CPU @cpu, released at the end. */
+static struct perfkmod_counter *bp_counter_on(struct kunit *test, u64 period,
+					      int cpu)
 {
 	struct perfkmod_config cfg = {
 		.type = PERF_TYPE_BREAKPOINT,
@@ -109,18 +110,25 @@ static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
 		.bp_type = HW_BREAKPOINT_W,
 		.sample_period = period,
 		.target = PERFKMOD_TARGET_CPU,
+		.cpu = cpu,
 	};
-
 	struct perfkmod_counter *c;
 
-	cfg.cpu = raw_smp_processor_id();
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ENABLED(CONFIG_ARM64) && c == ERR_PTR(-EOPNOTSUPP))
 		kunit_skip(test, "arm64 cannot sample breakpoints; the x86 lanes run this");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
 	test_release_at_end(test, c);
 	return c;
+}
+
+/* The same on this CPU, the thread pinned to it. */
+static struct perfkmod_counter *bp_counter(struct kunit *test, u64 period)
+{
+	int cpu = raw_smp_processor_id();
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	return bp_counter_on(test, period, cpu);
 }
 
 /*
@@ -509,37 +517,24 @@ static void write_bp_target(void *unused)
 
 static void irq_callback_feeds_idle_cpu(struct kunit *test)
 {
-	struct perfkmod_config cfg = {
-		.type = PERF_TYPE_BREAKPOINT,
-		.bp_addr = (unsigned long)&bp_target,
-		.bp_len = HW_BREAKPOINT_LEN_4,
-		.bp_type = HW_BREAKPOINT_W,
-		.sample_period = 1,
-		.target = PERFKMOD_TARGET_CPU,
-	};
 	unsigned long end = jiffies + 30 * HZ;
-	struct perfkmod_counter *c;
 	struct idle_feed *f;
-	int this, err;
+	int this, cpu, err;
 
 	/* this task on one CPU, the chain on another, idle one */
 	this = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(this)), 0);
-	cfg.cpu = cpumask_any_but(cpu_online_mask, this);
-	if (cfg.cpu >= nr_cpu_ids)
+	cpu = cpumask_any_but(cpu_online_mask, this);
+	if (cpu >= nr_cpu_ids)
 		kunit_skip(test, "needs 2 online CPUs");
-	c = perfkmod_counter_create(&cfg);
-	if (IS_ENABLED(CONFIG_ARM64) && c == ERR_PTR(-EOPNOTSUPP))
-		kunit_skip(test, "arm64 cannot sample breakpoints; the x86 lanes run this");
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
-	test_release_at_end(test, c);
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->cap = 4 * perfkmod_ring_size;
-	f->cpu = cfg.cpu;
-	reg(test, c, idle_feed_fn, f, PERFKMOD_DELIVER_IRQ);
+	f->cpu = cpu;
+	reg(test, bp_counter_on(test, 1, cpu), idle_feed_fn, f,
+	    PERFKMOD_DELIVER_IRQ);
 	KUNIT_ASSERT_EQ(test, register_trace_cpu_idle(idle_feed_idle, f), 0);
-	err = smp_call_function_single(cfg.cpu, write_bp_target, NULL, 1);
+	err = smp_call_function_single(cpu, write_bp_target, NULL, 1);
 	/* asleep here: the chain's CPU is left alone */
 	while (!err && atomic_read(&f->calls) < f->cap && time_before(jiffies, end))
 		usleep_range(1000, 2000);
@@ -551,7 +546,7 @@ static void irq_callback_feeds_idle_cpu(struct kunit *test)
 	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
 			    "%d calls in one stretch in hard IRQ", f->max_run);
 	kunit_info(test, "%d calls on idle CPU %d, at most %d in one stretch",
-		   atomic_read(&f->calls), cfg.cpu, f->max_run);
+		   atomic_read(&f->calls), cpu, f->max_run);
 }
 
 /* The id of tracepoint @system:@event, or a negative errno. */
