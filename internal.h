@@ -78,14 +78,16 @@ struct perfkmod_cpu {
 	 * Of a PMU that counts for several CPUs at once (see
 	 * event_is_shared() in perfkmod.c): the number plus one of the counted CPU
 	 * whose event counts what this CPU's would, so that this CPU has
-	 * none; 0 otherwise. Under @sync_lock.
+	 * none; 0 otherwise. Changed under @sync_lock (WRITE_ONCE()), read
+	 * locklessly by perfkmod_counter_read_local().
 	 */
 	unsigned int served_by;
 	/*
 	 * Why an all-CPUs counter's @event is NULL on an online CPU that the
 	 * PMU does not serve (a hybrid system's PMU of the other kind of
 	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
-	 * long as some CPU counts (@err is 0). Under @sync_lock.
+	 * long as some CPU counts (@err is 0). Changed under @sync_lock
+	 * (WRITE_ONCE()), read locklessly by perfkmod_counter_read_local().
 	 */
 	int absent;
 };

@@ -493,7 +493,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 		if (pc->served_by &&
 		    perfkmod_cpu_share(c, pc->served_by - 1)->event)
 			continue;
-		pc->served_by = 0;
+		WRITE_ONCE(pc->served_by, 0);
 		/*
 		 * A PMU that serves CPUs from others moves its events while a
 		 * CPU comes or goes, in hotplug states below perfkmod's (uncore
@@ -529,17 +529,17 @@ static int sync_cpus(struct perfkmod_counter *c)
 				err = 0;
 			}
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			pc->absent = 0;
+			WRITE_ONCE(pc->absent, 0);
 			/* see create_cpus() for a PMU that no CPU has */
 			if (all && (err == -ENOENT || err == -ENODEV)) {
-				pc->absent = err;
+				WRITE_ONCE(pc->absent, err);
 				err = 0;
 			}
 			WRITE_ONCE(pc->err, err);
 			first = first ?: err;
 			continue;
 		}
-		pc->absent = 0;
+		WRITE_ONCE(pc->absent, 0);
 		if (event_is_shared(event, cpu) ||
 		    event->pmu->task_ctx_nr == perf_invalid_context)
 			WRITE_ONCE(c->system_pmu, true);
@@ -551,7 +551,7 @@ static int sync_cpus(struct perfkmod_counter *c)
 		if (server >= 0) {
 			/* @c outlives it: no wait for an overflow */
 			perf_event_release_kernel(event);
-			pc->served_by = server + 1;
+			WRITE_ONCE(pc->served_by, server + 1);
 			WRITE_ONCE(pc->err, 0);
 			continue;
 		}
@@ -1166,8 +1166,13 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		err = -EOPNOTSUPP;
 		goto out;
 	}
-	if (event)
+	if (event) {
 		err = read_event_local(c, event, cpu, &count);
+	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
+		/* refused by perf, or not made yet since the CPU came online */
+		err = READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
+		goto out;
+	}
 	count += READ_ONCE(pc->retired.value);
 	base = READ_ONCE(pc->base);
 out:
@@ -1198,6 +1203,33 @@ static int set_event_period(struct perfkmod_counter *c,
 	if (c->config.sample_freq && !event->attr.freq)
 		value = div64_u64(NSEC_PER_SEC, value);
 	return perf_event_period(event, value);
+}
+
+/*
+ * All or nothing: the CPUs' events may be of different PMUs (a hybrid
+ * system's PMU of each CPU, for a generic hardware event), whose limits
+ * differ, so a value one event took may be refused by the next. The events
+ * before @failed, in the order perfkmod_counter_set_period() sets them, get
+ * @c's period or frequency back, which their PMU took when they were made.
+ * Called with @c->sync_lock and @c->lock held.
+ */
+static void restore_period(struct perfkmod_counter *c, int failed)
+{
+	u64 old = c->config.sample_freq ?: c->config.sample_period;
+	int cpu, err;
+
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (cpu == failed)
+			break;
+		if (!pc->event)
+			continue;
+		err = set_event_period(c, pc->event, old);
+		if (err)
+			pr_warn("CPU %d: the old period not restored: %pe\n",
+				cpu, ERR_PTR(err));
+	}
 }
 
 /*
@@ -1258,12 +1290,10 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 				continue;
 			live = true;
 			err = set_event_period(c, pc->event, value);
-			/*
-			 * All or nothing: perf checks @value alike for every
-			 * CPU's event, so the first one refuses it.
-			 */
-			if (err)
+			if (err) {
+				restore_period(c, cpu);
 				break;
+			}
 		}
 	}
 	mutex_unlock(&c->lock);

@@ -331,7 +331,9 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * task counter of another task, or an @inherit task counter (its children's
  * events are elsewhere); -%EBUSY if the event is pinned and not on the PMU
  * (as perf answers), or this CPU is going offline or came back online a
- * moment ago, and its event is being replaced; -%EOPNOTSUPP in NMI for a
+ * moment ago, and its event is being replaced or not made yet; -%ENODATA
+ * if perf refused this CPU's event when the CPU came online (the counter's
+ * state is then %PERFKMOD_STATE_ERROR); -%EOPNOTSUPP in NMI for a
  * one-CPU or all-CPUs counter of a PMU that is not the CPUs' own (one
  * that takes no task events, as uncore, RAPL and cstate, or that counts
  * for several CPUs, see %PERFKMOD_TARGET_ALL_CPUS): such a PMU's read may
@@ -352,7 +354,8 @@ int perfkmod_counter_read_local(struct perfkmod_counter *counter, u64 *value);
  * above kernel.perf_event_max_sample_rate. When none of the counter's CPUs
  * has an event (its CPU is offline), a frequency is asked of an event made
  * for the purpose, which perf may refuse as it refuses a new counter
- * (-%EBUSY, -%ENOMEM, ...).
+ * (-%EBUSY, -%ENOMEM, ...). A value that one CPU's event refuses (a hybrid
+ * system's PMUs limit periods differently) is set on no CPU.
  */
 int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
 
@@ -657,7 +660,8 @@ struct perfkmod_series_config {
  * @nr_values: how many of @values are set: the series' counters, in order.
  * @errors: bit i set: counter i could not be read on @cpu that time
  *	(perfkmod_counter_read_local() refused it: its event was being
- *	replaced after CPU hotplug), or it was released; its value is then 0.
+ *	replaced after CPU hotplug, or perf refused it), or it was released;
+ *	its value is then 0.
  * @values: each counter's value on @cpu since its last reset, as
  *	perfkmod_counter_read_local() reads it. The difference of two
  *	records of a CPU is what the CPU counted in between. Of a task

@@ -5,8 +5,9 @@
  * all move to one designated CPU and read one shared counter (as RAPL's and
  * uncore's do), which migrates them when that CPU goes offline; a PMU with
  * a package scope (6.11 and later), whose events stay where they were made
- * and read the package's one counter; and a hybrid PMU, absent from the
- * CPUs its config names.
+ * and read the package's one counter; a hybrid PMU, absent from the CPUs
+ * its config names; and a sampling PMU whose limits on periods differ by
+ * CPU.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -95,7 +96,16 @@ static int pkg_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* As a hybrid system's: no such PMU on the CPUs whose bit config sets. */
+/*
+ * The CPUs (bit cpu % 64) on which the hybrid PMU has no free counter:
+ * set by a case after it made its counter.
+ */
+static u64 tpmu_full;
+
+/*
+ * As a hybrid system's: no such PMU on the CPUs whose bit config sets; no
+ * free counter on those of @tpmu_full.
+ */
 static int hybrid_event_init(struct perf_event *event)
 {
 	int err = tpmu_init(event);
@@ -104,6 +114,29 @@ static int hybrid_event_init(struct perf_event *event)
 		return err;
 	if (event->attr.config & BIT_ULL(event->cpu % 64))
 		return -ENOENT;
+	if (READ_ONCE(tpmu_full) & BIT_ULL(event->cpu % 64))
+		return -ENOSPC;
+	return 0;
+}
+
+/*
+ * The CPUs (bit cpu % 64) whose PMU takes no period below 1000, as a hybrid
+ * x86 system's PMUs limit periods differently: set by a case.
+ */
+static u64 tpmu_long_periods;
+
+/* As a CPU's own PMU, also sampling (it never raises an overflow). */
+static int period_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	return event->cpu < 0 ? -EINVAL : 0;
+}
+
+static int period_check(struct perf_event *event, u64 value)
+{
+	if (READ_ONCE(tpmu_long_periods) & BIT_ULL(event->cpu % 64))
+		return value < 1000 ? -EINVAL : 0;
 	return 0;
 }
 
@@ -125,6 +158,19 @@ static int hybrid_event_init(struct perf_event *event)
  */
 static struct pmu pkg_pmu = { TEST_PMU(pkg_event_init, perf_invalid_context) };
 static struct pmu hybrid_pmu = { TEST_PMU(hybrid_event_init, perf_hw_context) };
+static struct pmu period_pmu = {
+	.module = THIS_MODULE,
+	.task_ctx_nr = perf_hw_context,
+	.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
+	.event_init = period_event_init,
+	.add = tpmu_add,
+	.del = tpmu_del,
+	.start = tpmu_start,
+	.stop = tpmu_stop,
+	.read = tpmu_read,
+	.check_period = period_check,
+};
+
 #ifdef PERFKMOD_HAVE_PMU_SCOPE
 static struct pmu scope_pmu = {
 	TEST_PMU(tpmu_init, perf_invalid_context),
@@ -163,10 +209,13 @@ static int tpmu_suite_init(struct kunit_suite *suite)
 	err = perf_pmu_register(&hybrid_pmu, "perfkmod_test_hybrid", -1);
 	if (err)
 		goto err_pkg;
+	err = perf_pmu_register(&period_pmu, "perfkmod_test_period", -1);
+	if (err)
+		goto err_hybrid;
 #ifdef PERFKMOD_HAVE_PMU_SCOPE
 	err = perf_pmu_register(&scope_pmu, "perfkmod_test_scope", -1);
 	if (err)
-		goto err_hybrid;
+		goto err_period;
 #endif
 	err = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
 					"perfkmod/test_pkg:online", NULL,
@@ -179,8 +228,10 @@ static int tpmu_suite_init(struct kunit_suite *suite)
 err_scope:
 #ifdef PERFKMOD_HAVE_PMU_SCOPE
 	perf_pmu_unregister(&scope_pmu);
-err_hybrid:
+err_period:
 #endif
+	perf_pmu_unregister(&period_pmu);
+err_hybrid:
 	perf_pmu_unregister(&hybrid_pmu);
 err_pkg:
 	perf_pmu_unregister(&pkg_pmu);
@@ -193,6 +244,7 @@ static void tpmu_suite_exit(struct kunit_suite *suite)
 #ifdef PERFKMOD_HAVE_PMU_SCOPE
 	perf_pmu_unregister(&scope_pmu);
 #endif
+	perf_pmu_unregister(&period_pmu);
 	perf_pmu_unregister(&hybrid_pmu);
 	perf_pmu_unregister(&pkg_pmu);
 }
@@ -427,6 +479,108 @@ static void hybrid_counts_where_present(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_value(c), want + 1000 * present);
 }
 
+static void tpmu_unfill(void *data)
+{
+	WRITE_ONCE(tpmu_full, 0);
+}
+
+/* @c's local read on @cpu, and its error. */
+static int read_local_on(struct perfkmod_counter *c, int cpu, u64 *value)
+{
+	struct local_read r = { .c = c, .err = 1 };
+
+	if (smp_call_function_single(cpu, local_read_fn, &r, 1))
+		return -ENXIO;
+	*value = r.value;
+	return r.err;
+}
+
+/*
+ * A CPU whose event perf refuses when it comes back online has no count:
+ * the counter is in error and the CPU's local read fails (-ENODATA, so
+ * that a series record of it has its error bit), while the other CPUs
+ * read on. Once perf takes the event again, the CPU counts and reads.
+ */
+static void refused_cpu_reads_in_error(struct kunit *test)
+{
+	struct perfkmod_counter *c;
+	u64 v;
+
+	if (num_online_cpus() < 2 || !cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "needs CPUs 0 and 1 online");
+	c = create_on(test, &hybrid_pmu, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tpmu_unfill,
+							NULL), 0);
+	WRITE_ONCE(tpmu_full, BIT_ULL(1));
+	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_cpu_share(c, 1)->err, -ENOSPC);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ERROR);
+	KUNIT_EXPECT_EQ(test, read_local_on(c, 1, &v), -ENODATA);
+	KUNIT_EXPECT_EQ(test, read_local_on(c, 0, &v), 0);
+
+	WRITE_ONCE(tpmu_full, 0);
+	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
+	atomic64_add(1000, &tpmu_count);
+	KUNIT_EXPECT_EQ(test, read_local_on(c, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 1000);
+}
+
+static void tpmu_short_periods(void *data)
+{
+	WRITE_ONCE(tpmu_long_periods, 0);
+}
+
+/* Each online CPU's event of @c has @period. */
+static void expect_periods(struct kunit *test, struct perfkmod_counter *c,
+			   u64 period)
+{
+	struct perf_event *event;
+	unsigned int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		event = perfkmod_cpu_share(c, cpu)->event;
+		KUNIT_ASSERT_NOT_NULL_MSG(test, event, "CPU %u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, event->attr.sample_period, period,
+				    "CPU %u", cpu);
+	}
+	cpus_read_unlock();
+}
+
+/*
+ * A period that the PMU of one CPU refuses, the last CPU set (as one of a
+ * hybrid system's PMUs may): refused for all, every CPU's event keeps the
+ * old one. One that every CPU's PMU takes is set on all.
+ */
+static void set_period_all_or_nothing(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = period_pmu.type,
+		.sample_period = 5000,
+	};
+	struct perfkmod_counter *c;
+	unsigned int last;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs 2 CPUs online");
+	c = test_create(test, &cfg);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tpmu_short_periods,
+							NULL), 0);
+	last = cpumask_last(cpu_online_mask);
+	WRITE_ONCE(tpmu_long_periods, BIT_ULL(last % 64));
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 500), -EINVAL);
+	expect_periods(test, c, 5000);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 2000), 0);
+	expect_periods(test, c, 2000);
+}
+
 /*
  * A PMU on no CPU: an all-CPUs counter fails with perf's errno, as does a
  * one-CPU counter of a CPU the PMU is not on.
@@ -517,6 +671,8 @@ static struct kunit_case perfkmod_pmu_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE(hybrid_counts_where_present),
 	KUNIT_CASE(pmu_on_no_cpu),
+	KUNIT_CASE(refused_cpu_reads_in_error),
+	KUNIT_CASE(set_period_all_or_nothing),
 	KUNIT_CASE(read_local_in_nmi),
 	{}
 };
