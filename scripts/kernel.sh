@@ -22,8 +22,8 @@
 # allnoconfig plus tests/config/common.config, tests/config/ARCH.config
 # (where there is one) and tests/config/LANE.config, and are cached in
 # $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key made of the
-# source package version, the fragments and the compiler: they are rebuilt
-# only when that key changes. The distro lane is Debian's own
+# source package version, the fragments' options (not their comments) and
+# the compiler: they are rebuilt only when that key changes. The distro lane is Debian's own
 # amd64 kernel image and the headers package that matches it. The other
 # distro-* lanes are the kernels of other Debian releases and of arm64
 # (see deb_lane()), fetched with an apt configuration of perfkmod's own
@@ -127,7 +127,8 @@ build_lane() {
 			frags="$frags $top/tests/config/$f.config"
 	done
 	# shellcheck disable=SC2086 # a list of paths without spaces
-	key=$(cat $frags | sha256sum | cut -c1-12)
+	key=$(grep -hv -e '^[[:space:]]*#' -e '^[[:space:]]*$' $frags |
+		sha256sum | cut -c1-12)
 	key=$key-$(echo "$("${cross}gcc" --version | head -1)" | sha256sum | cut -c1-6)
 	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
 	frag=$out/perfkmod.fragment
