@@ -1098,7 +1098,17 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
 					    int this, u64 *count)
 {
 	int oncpu = READ_ONCE(event->oncpu);
+	bool keep_off = false;
 
+	if (unlikely(in_nmi())) {
+		/*
+		 * See perfkmod.h: such a PMU's read may take a lock. Set
+		 * before @c's first event is published, so read after it.
+		 */
+		if (READ_ONCE(c->system_pmu))
+			return -EOPNOTSUPP;
+		keep_off = nmi_keeps_off(c, event);
+	}
 	if (oncpu != this) {
 		if ((unsigned int)oncpu < nr_cpu_ids &&
 		    (event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
@@ -1108,7 +1118,7 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
 		else if (event->attr.pinned)
 			return -EBUSY;
 	}
-	if (oncpu == this && !(in_nmi() && nmi_keeps_off(c, event)))
+	if (oncpu == this && !keep_off)
 		event->pmu->read(event);
 	*count = local64_read(&event->count);
 	return 0;
@@ -1156,14 +1166,6 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 	event = smp_load_acquire(&pc->event);
 	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
 		err = -EBUSY;	/* the CPU went and came back: a stale event */
-		goto out;
-	}
-	/*
-	 * See perfkmod.h: such a PMU's read may take a lock. Set before its
-	 * first event is published: read after the acquire.
-	 */
-	if (event && unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
-		err = -EOPNOTSUPP;
 		goto out;
 	}
 	if (event) {
