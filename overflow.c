@@ -83,9 +83,11 @@ struct perfkmod_cb_cpu {
 	struct work_struct work;	/* consumes the ring in process context */
 	struct hrtimer rest;		/* queues @kick a tick after a batch */
 	struct perfkmod_callback *cb;
+	int cpu;			/* the CPU whose share this is */
 	/*
 	 * The last batch in hard IRQ left samples for @rest: the irq_works
-	 * leave them to it. Written by the consumer and @rest, on this CPU.
+	 * leave them to it. Written by the consumer and @rest (on this CPU,
+	 * or on the one @rest moved to when this one went offline).
 	 */
 	bool resting;
 };
@@ -256,14 +258,20 @@ static void deliver_kick(struct irq_work *work)
 	consume(container_of(work, struct perfkmod_cb_cpu, kick));
 }
 
-/* A tick after a batch that left samples: the next batch, by the kick. */
+/*
+ * A tick after a batch that left samples: the next batch, by the kick. A
+ * pinned timer still moves to another CPU when its own goes offline: the
+ * callback must not run there, so the samples wait for the next overflow
+ * of their CPU once it is back (or for the unregister, which drops them).
+ */
 static enum hrtimer_restart rest_done(struct hrtimer *timer)
 {
 	struct perfkmod_cb_cpu *pcc = container_of(timer, struct perfkmod_cb_cpu,
 						   rest);
 
 	WRITE_ONCE(pcc->resting, false);
-	irq_work_queue(&pcc->kick);
+	if (likely(pcc->cpu == smp_processor_id()))
+		irq_work_queue(&pcc->kick);
 	return HRTIMER_NORESTART;
 }
 
@@ -444,6 +452,7 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 
 		pcc->cb = cb;
+		pcc->cpu = cpu;
 		if (delivery == PERFKMOD_DELIVER_DIRECT)
 			continue;
 		perfkmod_init_irq_work_lazy(&pcc->lazy, deliver_lazy);
@@ -511,11 +520,14 @@ static void run_irq_work(void *unused)
 
 /*
  * Wait for the deferred deliveries of a detached callback whose grace
- * period has passed: no trampoline sees it, so nothing pushes to its rings,
- * and each batch takes what is left. The rest timer may queue the kick,
- * the kick and the lazy irq_work the work: wait for them in that order
- * (a batch now leaves nothing, so the timer is not started again). A work
- * item that queues itself again is cancelled all the same.
+ * period has passed: no trampoline sees it, so nothing pushes to its rings
+ * and a batch that begins now leaves nothing. A batch that began before may
+ * still run (in an irq_work thread on PREEMPT_RT, which need not be an RCU
+ * reader) and start the rest timer: the irq_works are waited for first,
+ * then the timer is cancelled, then the kick it may have queued is waited
+ * for. The kick and the lazy irq_work may queue the work, which is
+ * cancelled last, also when it queues itself again.
+ * Context: process context, may sleep; takes cpus_read_lock().
  */
 static void flush_callback(struct perfkmod_callback *cb)
 {
@@ -523,12 +535,8 @@ static void flush_callback(struct perfkmod_callback *cb)
 
 	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
 		return;
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
-
-		hrtimer_cancel(&pcc->rest);
-		irq_work_sync(&pcc->kick);
-	}
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(cb->cpus, cpu)->kick);
 	/*
 	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
 	 * may not have for long: run that CPU's irq_works now, there. (An
@@ -544,6 +552,8 @@ static void flush_callback(struct perfkmod_callback *cb)
 		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
 
 		irq_work_sync(&pcc->lazy);
+		hrtimer_cancel(&pcc->rest);
+		irq_work_sync(&pcc->kick);
 		cancel_work_sync(&pcc->work);
 	}
 }
