@@ -522,18 +522,25 @@ static int sync_cpus(struct perfkmod_counter *c)
 			err = PTR_ERR(event);
 			if (err == -ENODEV)
 				err = enodev_answer(pc, cpu, seq);
+			pr_debug("no event on CPU %d: %pe\n", cpu, event);
+			/* @absent as it was until the CPU's state is known */
 			if (err == -EAGAIN) {
 				WRITE_ONCE(c->sync_queued, true);
 				queue_delayed_work(system_unbound_wq,
 						   &c->hotplug_work, HZ / 10);
-				err = 0;
+				WRITE_ONCE(pc->err, 0);
+				continue;
 			}
-			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			WRITE_ONCE(pc->absent, 0);
-			/* see create_cpus() for a PMU that no CPU has */
+			/*
+			 * Written once each: perfkmod_counter_read_local() reads
+			 * them locklessly. See create_cpus() for a PMU that no
+			 * CPU has.
+			 */
 			if (all && (err == -ENOENT || err == -ENODEV)) {
 				WRITE_ONCE(pc->absent, err);
 				err = 0;
+			} else if (pc->absent) {
+				WRITE_ONCE(pc->absent, 0);
 			}
 			WRITE_ONCE(pc->err, err);
 			first = first ?: err;
@@ -1174,6 +1181,9 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		/* refused by perf, or not made yet since the CPU came online */
 		err = READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
 		goto out;
+	} else if (unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
+		err = -EOPNOTSUPP;	/* as on the CPU that serves this one */
+		goto out;
 	}
 	count += READ_ONCE(pc->retired.value);
 	base = READ_ONCE(pc->base);
@@ -1220,6 +1230,8 @@ static void restore_period(struct perfkmod_counter *c, int failed)
 	u64 old = c->config.sample_freq ?: c->config.sample_period;
 	int cpu, err;
 
+	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
 
@@ -1386,6 +1398,7 @@ static const struct {
 	{ -EEXIST, "a counter with this name exists" },
 	{ -EACCES, "not permitted" },
 	{ -EPERM, "not permitted" },
+	{ -ENODATA, "this CPU has no event: perf refused it when the CPU came online" },
 };
 
 const char *perfkmod_strerror(int err)

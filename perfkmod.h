@@ -236,9 +236,9 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * their statistics final), whichever module holds them, until it
  * unregisters them, which it must still do (or perfkmod does when it
  * unloads, and warns): a handle's owner may not know when the counter
- * goes, and one rule holds for every handle. Likewise a series that reads @counter,
- * whoever made it, stays valid and reads @counter no more: its records
- * have @counter's error bit set from then on.
+ * goes, and one rule holds for every handle. Likewise a series that reads
+ * @counter, whoever made it, stays valid and reads @counter no more: its
+ * records have @counter's error bit set from then on.
  *
  * A sampling counter's release waits for an RCU grace period after the
  * events are released, so that an overflow perf was still delivering
@@ -331,7 +331,9 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * task counter of another task, or an @inherit task counter (its children's
  * events are elsewhere); -%EBUSY if the event is pinned and not on the PMU
  * (as perf answers), or this CPU is going offline or came back online a
- * moment ago, and its event is being replaced or not made yet; -%ENODATA
+ * moment ago, and its event is being replaced or not made yet (also on
+ * a CPU that a package PMU's event of another CPU served, while that
+ * CPU goes offline and the event moves); -%ENODATA
  * if perf refused this CPU's event when the CPU came online (the counter's
  * state is then %PERFKMOD_STATE_ERROR); -%EOPNOTSUPP in NMI for a
  * one-CPU or all-CPUs counter of a PMU that is not the CPUs' own (one
@@ -355,7 +357,8 @@ int perfkmod_counter_read_local(struct perfkmod_counter *counter, u64 *value);
  * has an event (its CPU is offline), a frequency is asked of an event made
  * for the purpose, which perf may refuse as it refuses a new counter
  * (-%EBUSY, -%ENOMEM, ...). A value that one CPU's event refuses (a hybrid
- * system's PMUs limit periods differently) is set on no CPU.
+ * system's PMUs limit periods differently) is set on no CPU, though perf
+ * starts each period anew when it sets one.
  */
 int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
 

@@ -761,7 +761,8 @@ static void scale_maths(struct kunit *test)
 static void strerror_words(struct kunit *test)
 {
 	static const int errs[] = { -ENOENT, -EOPNOTSUPP, -EINVAL, -ENODEV,
-		-ESRCH, -EBUSY, -ENOSPC, -ENOMEM, -ERANGE, -E2BIG, -EEXIST };
+		-ESRCH, -EBUSY, -ENOSPC, -ENOMEM, -ERANGE, -E2BIG, -EEXIST,
+		-ENODATA };
 	const char *other = perfkmod_strerror(-EHWPOISON);
 	int i, j;
 

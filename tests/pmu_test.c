@@ -120,10 +120,10 @@ static int hybrid_event_init(struct perf_event *event)
 }
 
 /*
- * The CPUs (bit cpu % 64) whose PMU takes no period below 1000, as a hybrid
- * x86 system's PMUs limit periods differently: set by a case.
+ * The CPU whose PMU takes no period below 1000, as a hybrid x86 system's
+ * PMUs limit periods differently: set by a case; -1 for none.
  */
-static u64 tpmu_long_periods;
+static int tpmu_long_periods = -1;
 
 /* As a CPU's own PMU, also sampling (it never raises an overflow). */
 static int period_event_init(struct perf_event *event)
@@ -135,7 +135,7 @@ static int period_event_init(struct perf_event *event)
 
 static int period_check(struct perf_event *event, u64 value)
 {
-	if (READ_ONCE(tpmu_long_periods) & BIT_ULL(event->cpu % 64))
+	if (event->cpu == READ_ONCE(tpmu_long_periods))
 		return value < 1000 ? -EINVAL : 0;
 	return 0;
 }
@@ -534,7 +534,7 @@ static void refused_cpu_reads_in_error(struct kunit *test)
 
 static void tpmu_short_periods(void *data)
 {
-	WRITE_ONCE(tpmu_long_periods, 0);
+	WRITE_ONCE(tpmu_long_periods, -1);
 }
 
 /* Each online CPU's event of @c has @period. */
@@ -574,7 +574,7 @@ static void set_period_all_or_nothing(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tpmu_short_periods,
 							NULL), 0);
 	last = cpumask_last(cpu_online_mask);
-	WRITE_ONCE(tpmu_long_periods, BIT_ULL(last % 64));
+	WRITE_ONCE(tpmu_long_periods, last);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 500), -EINVAL);
 	expect_periods(test, c, 5000);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 2000), 0);
