@@ -51,16 +51,28 @@ prom_out() {
 	log "PERFKMOD-PROM-END $1"
 }
 
-# wait_file FILE: wait up to 10 s for FILE to exist (a helper's signal that
-# it reached a point of its run); the test's own checks then say whether it
-# did.
-wait_file() {
-	_i=0
-	while [ ! -e "$1" ] && [ $_i -lt 100 ]; do
+# await SECONDS WHAT COMMAND...: run COMMAND every tenth of a second until
+# it succeeds, SECONDS at most: a test waits for the event it needs (a
+# file, a count, a record), never for a time, which TCG on a loaded host
+# stretches. When COMMAND never succeeds, says so (WHAT: the event) and
+# returns 1, for a check built on it to fail with that message.
+await() {
+	_n=$(($1 * 10)) _what=$2
+	shift 2
+	until "$@" >/dev/null 2>&1; do
+		if [ $_n -le 0 ]; then
+			echo "waited in vain for $_what"
+			return 1
+		fi
 		sleep 0.1
-		_i=$((_i + 1))
+		_n=$((_n - 1))
 	done
 }
+
+# wait_file FILE: wait up to 60 s for FILE to exist (a helper's signal that
+# it reached a point of its run); the test's own checks then say whether it
+# did.
+wait_file() { await 60 "$1" test -e "$1" >/dev/null; }
 
 # kw WANT TEXT [FILE]: one write(2) of TEXT to FILE (control) answers
 # WANT: "ok" (all written) or an errno name (tests/helpers/kwrite).

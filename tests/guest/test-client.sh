@@ -40,16 +40,16 @@ rmmod perfkmod
 insmod $MODDIR/perfkmod.ko
 check client-sampling-load insmod $MODDIR/perfkmod_client.ko \
 	spec="cpu-clock,period=1000000"
-sleep 1
 overflows() { cut -d' ' -f5 /sys/module/perfkmod_client/parameters/value; }
-check client-callback-runs sh -c "[ $(overflows) -gt 100 ]"
+overflowed() { [ "$(overflows)" -gt "$1" ]; }
+check client-callback-runs await 60 "100 overflows" overflowed 100
 check client-unload-live-callback rmmod perfkmod_client
 
 # A client that forgets to clean up: perfkmod releases its counter and
 # callback when it unloads, says so, and keeps working.
 check client-forgetful-load insmod $MODDIR/perfkmod_client.ko \
 	spec="cpu-clock,period=1000000" forget_cleanup=1
-sleep 0.2
+check client-forgetful-overflows await 60 "an overflow" overflowed 0
 check client-forgetful-unload rmmod perfkmod_client
 check perfkmod-released-forgotten \
 	sh -c "dmesg | grep -q 'module perfkmod_client unloaded without releasing 1 counters and 1 callbacks'"

@@ -58,9 +58,13 @@ check stat-off-state sh -c "[ \$(cut -d' ' -f5 $DBG/counters/off/stat) = off ]"
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 check percpu-one-line-per-cpu sh -c "[ \$(wc -l <$DBG/counters/pf/percpu) = $ncpu ] &&
 	awk 'NF != 5 { exit 1 } { s += \$2 } END { exit s == 0 }' $DBG/counters/pf/percpu"
-sleep 1
-check overflow-stats sh -c "grep -q '^throttled [0-9]*$' $DBG/counters/clk/overflow &&
-	[ \$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow) -gt 100 ]"
+clk_overflows() {
+	[ "$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow)" -gt "$1" ]
+}
+clk_stats() {
+	grep -q '^throttled [0-9]*$' $DBG/counters/clk/overflow && clk_overflows 100
+}
+check overflow-stats await 60 "100 overflows of clk" clk_stats
 
 # enable, disable, reset
 check disable kw ok "disable pf"
@@ -258,9 +262,11 @@ if ! why=$(uffdread --probe); then
 else
 	check stall-add kw ok "add st page-faults,period=1000"
 	check stall-add-series-counter kw ok "add stc page-faults"
-	check stall-add-series kw ok "series sts 10ms stc"
+	# a ring of 16 records: once it drops one, records has some to copy
+	check stall-add-series kw ok "series sts 10ms,records=16 stc"
 	check stall-last-error kw ENOENT "del stall-none"
-	sleep 1
+	check stall-series-records await 60 "a full ring of sts" sh -c \
+		"[ \$(cat $DBG/series/sts/dropped) -gt 0 ]"
 	stall_del st counters/st/value counters/st/stat counters/st/spec \
 		counters/st/percpu counters/st/overflow control last_error \
 		summary metrics
@@ -304,8 +310,7 @@ check rmmod-removed-tree test ! -e $DBG
 insmod $MODDIR/perfkmod.ko max_cmd_len=64
 check control-listing-replays sh -c "cat /tmp/saved >$C &&
 	[ \"\$(cat $C)\" = \"\$(cat /tmp/saved)\" ] && [ \$(wc -l </tmp/saved) -ge 8 ]"
-check replayed-counters-count \
-	sh -c "sleep 0.2; [ \$(sed -n 's/^overflows //p' $DBG/counters/clk/overflow) -gt 0 ]"
+check replayed-counters-count await 60 "an overflow of clk" clk_overflows 0
 rmmod perfkmod
 
 # max_counters bounds the named counters

@@ -15,8 +15,9 @@ insmod $MODDIR/perfkmod.ko
 check dyndbg-enable sh -c "echo 'module perfkmod +p' >$ctl"
 dmesg -c >/dev/null
 insmod $MODDIR/perfkmod_client.ko spec="cpu-clock,period=1000000"
-# some overflows of 1 ms, for the unregister line's counts
-sleep 0.2
+# an overflow of 1 ms at least, for the unregister line's counts
+await 60 "an overflow" sh -c \
+	"[ \$(cut -d' ' -f5 /sys/module/perfkmod_client/parameters/value) -gt 0 ]"
 rmmod perfkmod_client
 insmod $MODDIR/perfkmod_client.ko spec="cycles,cpu=4095" 2>/dev/null
 log=/tmp/dyndbg.log

@@ -226,6 +226,13 @@ read -r t0 _ </proc/uptime
 
 # --- 1. the matrix ------------------------------------------------------
 
+# hp_above V: hp's value is above V. client_above V O: the client's value
+# is above V, its overflows above O.
+hp_above() { read -r _v <$DBG/counters/hp/value && [ "$_v" -gt "$1" ]; }
+client_above() {
+	read -r _v _ _ _ _o <$client && [ "$_v" -gt "$1" ] && [ "$_o" -gt "$2" ]
+}
+
 # matrix LABEL SPEC PERIOD TARGET: CPU 1 offline and online $n times under
 # a counting counter (hp, through control) and a sampling counter with a
 # callback (the client), as tests hotplug-LABEL-TARGET-count and -sample.
@@ -277,13 +284,19 @@ matrix() {
 	done
 	online
 
-	# after the cycles: still active, and the clocks still count
-	at "reading the counters after the cycles"
-	sleep 0.2
+	# after the cycles: still active, and the clocks still count (waited
+	# for, a minute at most: the checks below say if they did not)
 	case $label in
 	cpu-clock | task-clock) grows=1 ;;
 	*) grows= ;;
 	esac
+	if [ -n "$grows" ]; then
+		at "waiting for the clocks to count after the cycles"
+		[ -z "$has_c" ] || await 60 "hp to count" hp_above "$lc"
+		[ -z "$has_s" ] || await 60 "the client to sample" \
+			client_above "$ls" "$lo"
+	fi
+	at "reading the counters after the cycles"
 	if [ -n "$has_c" ]; then
 		read -r v _ _ _ st <$DBG/counters/hp/stat
 		[ "$st" = active ] || wc="${wc:-state $st after the cycles}"
@@ -516,8 +529,9 @@ if [ -n "$mode" ]; then
 	echo none >$power/pm_test
 	[ -n "$old_delay" ] && echo "$old_delay" >$delay
 	online
+	at "waiting for the client to sample after the suspend"
+	await 60 "the client to sample" client_above "$cv" "$co"
 	at "reading the counters after the suspend"
-	sleep 0.2
 	# one result per kind, given once the watchdog is off: "LABEL|WHY "
 	res=
 	for k in $kinds; do

@@ -251,12 +251,10 @@ counting() {
 	done
 	return 1
 }
-(i=0
-while ! counting && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
+(await 120 "perfkstat's counter of $tp" counting
 kill -USR1 $tp
-i=0
-while [ ! -e /tmp/tp/done ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
-kill $tp) &
+await 120 "touchpages to be done" test -e /tmp/tp/done
+kill $tp) >/dev/null &
 perfkstat record -I 1ms -p $tp -e page-faults -o /tmp/pid.csv 2>/tmp/pid.err
 wait $tp 2>/dev/null
 check record-pid-faults-done test -e /tmp/tp/done

@@ -41,6 +41,16 @@ lines() {
 	END { if (NR == 0) { print "no records"; exit 1 } }' "$1"
 }
 
+# take SERIES FILE: add what SERIES' records file holds to FILE; true when
+# FILE then holds a record.
+take() { cat $S/$1/records >>"$2" && [ -s "$2" ]; }
+
+# every_cpu FILE N: FILE holds N records of each CPU at least.
+every_cpu() {
+	awk -v ncpu="$ncpu" -v n="$2" '{ c[$2]++ }
+		END { for (i = 0; i < ncpu; i++) if (c[i] < n) exit 1 }' "$1"
+}
+
 check load insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs=context-switches;one=dummy,cpu=0"
 check layout-series-dir test -d $S
 
@@ -56,8 +66,9 @@ check series-listed-after-counters sh -c "tail -1 $C | grep -q '^series s1 '"
 
 # records: lines of two values, drained as read
 work
-sleep 1
-cat $S/s1/records >/tmp/r1
+: >/tmp/r1
+r1_full() { take s1 /tmp/r1 && every_cpu /tmp/r1 10; }
+await 60 "10 records of each CPU" r1_full
 check records-lines lines /tmp/r1 2
 log "PERFKMOD-SERIES-SAMPLE $(head -3 /tmp/r1 | tr "\n" "|")"
 check records-every-cpu sh -c "[ \$(cut -d' ' -f2 /tmp/r1 | sort -u | wc -l) = $ncpu ]"
@@ -72,22 +83,27 @@ check records-count-per-cpu awk -v ncpu="$ncpu" '
 				print "CPU " c ": " n[c] " records"; exit 1
 			}
 	}' /tmp/r1
-sleep 0.2
-cat $S/s1/records >/tmp/r2
+: >/tmp/r2
+await 60 "records after those read" take s1 /tmp/r2
 check records-drained awk '
 	NR == FNR { if ($1 > last[$2]) last[$2] = $1; next }
 	$1 <= last[$2] { exit 1 }
 	END { exit FNR == 0 }' /tmp/r1 /tmp/r2
 check records-pf-counts awk '{ if ($3 > m) m = $3 } END { exit m == 0 }' /tmp/r1
 
-# small reads give the same whole lines
-sleep 0.2
-# 300 reads of 7 bytes: whole lines but for the last, cut short
-dd if=$S/s1/records bs=7 count=300 2>/dev/null | sed '$d' >/tmp/r3
+# small reads give the same whole lines: 300 reads of 7 bytes, whole lines
+# but for the last, cut short (until they hold a whole line)
+small_reads() {
+	dd if=$S/s1/records bs=7 count=300 2>/dev/null | sed '$d' >/tmp/r3
+	[ -s /tmp/r3 ]
+}
+await 60 "a whole line in reads of 7 bytes" small_reads
 check records-small-reads lines /tmp/r3 2
-sleep 0.2
-dd if=$S/s1/records bs=1 count=5 2>/dev/null >/tmp/r4
-check records-tiny-read sh -c "[ \$(wc -c </tmp/r4) = 5 ]"
+tiny_read() {
+	dd if=$S/s1/records bs=1 count=5 2>/dev/null >/tmp/r4
+	[ "$(wc -c </tmp/r4)" = 5 ]
+}
+check records-tiny-read await 60 "5 bytes in reads of one" tiny_read
 
 # once the counter is off, the last record of each online CPU adds up to
 # its value: the records made before the disable are drained first, then
@@ -95,13 +111,8 @@ check records-tiny-read sh -c "[ \$(wc -c </tmp/r4) = 5 ]"
 check disable-pf kw ok "disable pf"
 cat $S/s1/records >/dev/null
 : >/tmp/r5
-i=0
-while [ $i -lt 100 ] &&
-	[ "$(cut -d' ' -f2 /tmp/r5 | sort -u | wc -l)" != $ncpu ]; do
-	sleep 0.1
-	cat $S/s1/records >>/tmp/r5
-	i=$((i + 1))
-done
+r5_full() { take s1 /tmp/r5 && every_cpu /tmp/r5 1; }
+await 60 "a record of each CPU after the disable" r5_full
 check records-sum-is-value awk -v want="$(cat $DBG/counters/pf/value)" -v ncpu=$ncpu '
 	$3 != "-" { last[$2] = $3 }
 	END {
@@ -113,8 +124,8 @@ check enable-pf kw ok "enable pf"
 # a ring nobody reads drops, and says how many
 check series-small-ring kw ok "series s2 10ms,records=16 pf"
 check series-small-ring-spec grep -qx "10ms,records=16 pf" $S/s2/spec
-sleep 1
-check dropped-counted sh -c "[ \$(cat $S/s2/dropped) -gt 0 ]"
+check dropped-counted await 60 "a record dropped" sh -c \
+	"[ \$(cat $S/s2/dropped) -gt 0 ]"
 # one read(2): the 16 records a full ring holds, and those the timers add
 # while it runs (QEMU may run the other CPU for 100 ms or more meanwhile)
 dd if=$S/s2/records bs=1M count=1 2>/dev/null >/tmp/r6
@@ -169,8 +180,8 @@ check series-mem-del kw ok "del m2"
 echo 256 >$mb
 check err-leave-nothing sh -c "[ \"\$(cat $C; ls $S)\" = '$before' ]"
 check eight-counters kw ok "series s8 1ms pf pf cs cs pf pf cs cs"
-sleep 0.1
-cat $S/s8/records >/tmp/r8
+: >/tmp/r8
+await 60 "records of s8" take s8 /tmp/r8
 check eight-counters-lines lines /tmp/r8 8
 
 # a series of one process's counters follows it: touchpages faults 5000
@@ -186,21 +197,14 @@ wait_file /tmp/tp/ready
 check task-add kw ok "add tpf page-faults,pid=$tp"
 check task-series kw ok "series ts 1ms tpf"
 kill -USR1 $tp
-i=0
-while [ ! -e /tmp/tp/done ] && [ $i -lt 1200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-check task-done test -e /tmp/tp/done
+check task-done await 120 "touchpages to be done" test -e /tmp/tp/done
 : >/tmp/t0
-i=0
-while [ $i -lt 100 ]; do
+last_is_value() {
 	want=$(cat $DBG/counters/tpf/value)
 	cat $S/ts/records >>/tmp/t0
-	[ "$(sort -n /tmp/t0 | tail -1 | cut -d' ' -f3)" = "$want" ] && break
-	sleep 0.1
-	i=$((i + 1))
-done
+	[ "$(sort -n /tmp/t0 | tail -1 | cut -d' ' -f3)" = "$want" ]
+}
+await 10 "the record of touchpages going to sleep" last_is_value
 sort -n /tmp/t0 >/tmp/t1
 check task-records-lines lines /tmp/t1 1
 check task-records-in-time-order awk '$3 < last { exit 1 } { last = $3 }' /tmp/t1
@@ -218,10 +222,12 @@ check task-del-counters sh -c "echo 'del tinh' >$C && echo 'del tpf' >$C"
 if [ -e /sys/devices/system/cpu/cpu1/online ]; then
 	cat $S/s1/records >/dev/null
 	check hotplug-cpu1-off sh -c "echo 0 >/sys/devices/system/cpu/cpu1/online"
-	sleep 0.1
 	check hotplug-cpu1-on sh -c "echo 1 >/sys/devices/system/cpu/cpu1/online"
-	sleep 0.3
-	cat $S/s1/records >/tmp/r7
+	: >/tmp/r7
+	cpu1_recorded() {
+		take s1 /tmp/r7 && awk '$2 == 1 { ok = 1 } END { exit !ok }' /tmp/r7
+	}
+	await 60 "a record of CPU 1" cpu1_recorded
 	check hotplug-lines lines /tmp/r7 2
 	check hotplug-cpu1-records awk '$2 == 1 { ok = 1 } END { exit !ok }' /tmp/r7
 fi
@@ -241,14 +247,16 @@ cat $C >/tmp/listing
 check rmmod-live-series rmmod perfkmod
 check reload insmod $MODDIR/perfkmod.ko
 check replay sh -c "cat /tmp/listing >$C && cat $C | cmp - /tmp/listing"
-check replay-records sh -c "sleep 0.1; [ -n \"\$(cat $S/s1/records)\" ]"
+: >/tmp/r9
+check replay-records await 60 "records of s1" take s1 /tmp/r9
 check rmmod-again rmmod perfkmod
 
 # series= at load time, ":" for blanks; a bad entry fails the load
 check param-load insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs=context-switches" \
 	"series=a=1ms:pf;b=10ms,records=64:pf:cs"
 check param-listed sh -c "grep -qx 'series a 1ms pf' $C && grep -qx 'series b 10ms,records=64 pf cs' $C"
-check param-records sh -c "sleep 0.1; [ -n \"\$(cat $S/b/records)\" ]"
+: >/tmp/r10
+check param-records await 60 "records of b" take b /tmp/r10
 check param-rmmod rmmod perfkmod
 check_fails param-bad-fails insmod $MODDIR/perfkmod.ko "counters=pf=page-faults" \
 	"series=a=1ms:pf:nope"

@@ -10,6 +10,8 @@
 
 client=/sys/module/perfkmod_client/parameters/value
 field() { cut -d' ' -f"$1" $client; }
+# counted V: the client's value is above V
+counted() { [ "$(field 1)" -gt "$1" ]; }
 
 # 100 cycles (20 on the slow KCSAN kernel): perfkmod with two counters made
 # at load time, a client with a sampling all-CPUs counter and a callback,
@@ -43,7 +45,7 @@ killed() {
 		pid=$!
 		insmod $MODDIR/perfkmod_client.ko spec="task-clock,pid=$pid" ||
 			return 1
-		sleep 0.1
+		await 60 "task-clock to count" counted 0 || return 1
 		kill -KILL $pid
 		wait $pid
 		[ "$(field 4)" = exit ] || { echo "state $(field 4)"; return 1; }
@@ -77,8 +79,7 @@ hotplug() {
 		last=$v
 		i=$((i + 1))
 	done
-	sleep 0.1
-	[ "$(field 1)" -gt "$last" ] || { echo "stopped counting"; return 1; }
+	await 60 "cpu-clock to count after the cycles" counted "$last" || return 1
 	[ "$(field 4)" = active ] || { echo "state $(field 4)"; return 1; }
 	rmmod perfkmod_client && rmmod perfkmod
 }
