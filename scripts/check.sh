@@ -40,6 +40,8 @@ lanes=${*:-distro distro-5.10 distro-6.12 distro-arm64 bench-smoke fresh lint
 passed=0 failed=0 skipped=0
 # every failure's line, printed again at the end: CI shows only the tail
 failures=()
+# where each lane's time went, a line a lane, printed at the end
+timing=()
 
 "$top/scripts/deps.sh" $lanes || exit 1
 
@@ -103,9 +105,15 @@ build_helpers() {
 	done
 }
 
+# time_lane START WHAT: note the lane's seconds since START and WHAT they
+# were spent on, for the table at the end.
+time_lane() {
+	timing+=("$(printf '%-12s %5d s  %s' "$lane" $((SECONDS - $1)) "$2")")
+}
+
 run_lane() {
 	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=tests
-	local timeout counts env start=$SECONDS
+	local timeout counts env start=$SECONDS t kernel build guest parts
 
 	echo "== $lane"
 	mkdir -p "$dir"
@@ -115,6 +123,7 @@ run_lane() {
 		return
 	}
 	eval "$env"
+	kernel=$((SECONDS - start)) t=$SECONDS
 	case $lane in
 	x86-debug) arch=x86_64 timeout=1800 ;;
 	# KCSAN's watchpoints make this kernel the slowest of the lanes
@@ -142,9 +151,11 @@ run_lane() {
 	fi
 	"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" \
 		"$dir/src" "$dir/helpers" || { lane_failed "initramfs"; return; }
+	build=$((SECONDS - t)) t=$SECONDS
 	PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$arch" "$IMAGE" \
 		"$dir/initramfs.cpio" "$dir/console.log" "$timeout" \
 		"perfkmod_lane=$lane" ${PERFKMOD_GUEST_ARGS:-}
+	guest=$((SECONDS - t))
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
 		grep -v '^counts '
 	mapfile -t -O ${#failures[@]} failures < <(grep "^$lane: FAIL " "$dir/judge.log")
@@ -152,11 +163,15 @@ run_lane() {
 	set -- $counts
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
 	echo "$lane: $KVER, $((SECONDS - start)) s, console log in $dir/console.log"
+	# the guest's slowest parts, by its own clock
+	parts=$(sed -n 's/^time //p' "$dir/judge.log" | sort -k2,2nr | head -5 |
+		awk '{ printf "%s%s %d", (NR > 1 ? ", " : ""), $1, $2 }')
+	time_lane "$start" "kernel $kernel, build $build, guest $guest: $parts"
 }
 
 # The style gates: each PERFKMOD-LINT line is one test.
 run_lint() {
-	local lane=lint kdirs=() out rc=0 p f env
+	local lane=lint kdirs=() out rc=0 p f env start=$SECONDS
 
 	echo "== lint"
 	# sparse needs a configured 6.12 tree, not a built kernel: a fresh
@@ -177,6 +192,7 @@ run_lint() {
 	mapfile -t -O ${#failures[@]} failures < <(echo "$out" | grep "^PERFKMOD-LINT not ok ")
 	echo "lint: $p passed, $f failed"
 	passed=$((passed + p)) failed=$((failed + f))
+	time_lane "$start" "checkpatch, kernel-doc, sparse, W=1 and the rest"
 }
 
 # The benchmarks, smoke-sized: every row of the table must be produced.
@@ -196,6 +212,7 @@ run_bench_smoke() {
 	[ $rc = 0 ] || [ "$m" != 0 ] || m=1
 	passed=$((passed + p)) failed=$((failed + m)) skipped=$((skipped + s))
 	echo "bench-smoke: $((SECONDS - start)) s, table in $top/.build/bench-smoke/table.txt"
+	time_lane "$start" "two boots of Debian's kernel"
 }
 
 # The README's commands on a new Debian machine: each PERFKMOD-FRESH line
@@ -214,6 +231,9 @@ run_fresh() {
 	mapfile -t -O ${#failures[@]} failures < <(grep "^PERFKMOD-FRESH not ok " "$out")
 	echo "fresh: $p passed, $f failed, $((SECONDS - start)) s, logs in $top/.build/fresh/"
 	passed=$((passed + p)) failed=$((failed + f))
+	# each step's "fresh: NAME: exit RC, N s"
+	time_lane "$start" "$(sed -n 's/^fresh: \([^:]*\): exit [0-9]*, \([0-9]*\) s$/\1 \2/p' \
+		"$out" | paste -sd, | sed 's/,/, /g')"
 }
 
 for lane in $lanes; do
@@ -226,6 +246,9 @@ for lane in $lanes; do
 	esac
 done
 
+echo "== where the time went (seconds; guest parts by the guest's clock)"
+printf '%s\n' "${timing[@]}"
+echo "all          $(printf '%5d' $SECONDS) s"
 if [ ${#failures[@]} != 0 ]; then
 	echo "== what failed"
 	printf '%s\n' "${failures[@]}"

@@ -14,7 +14,9 @@ KCSAN data race counts only when perfkmod's code makes one of its accesses,
 or runs in the context of each (kcsan_in_perfkmod); the kernel's own races
 are listed, not counted.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
-N skipped", and last a line "counts P F S" for scripts/check.sh. Exits 1
+N skipped", then for scripts/check.sh the guest's time in each part of
+the run ("time PART SECONDS": the boot, each guest script, each KUnit
+module, the checks at the end), and last a line "counts P F S". Exits 1
 when anything failed.
 
 A guest that ends without PERFKMOD-DONE counts as one more failure. A
@@ -301,6 +303,35 @@ def judge(lane, lines):
     return passed, failed, skipped, problems, skips, races
 
 
+# The guest's marks of where its run is (tests/guest/run.sh, init).
+PART = re.compile(r"PERFKMOD-(LANE|SCRIPT|KUNIT-MODULE|CHECKS|DONE)\b ?(\S*)")
+STAMP = re.compile(r"^\[\s*(\d+\.\d+)\]")
+
+
+def timings(lines):
+    """The guest's seconds in each part of its run, by the kernel's
+    timestamps: from boot to the first test, each script and KUnit module
+    to the next mark, the leak checks after the last one to the end."""
+    parts, name, start, now = [], "boot", 0.0, 0.0
+    for raw in lines:
+        m = STAMP.match(raw)
+        if not m:
+            continue
+        now = float(m.group(1))
+        m = PART.search(raw)
+        if not m:
+            continue
+        parts.append((name, now - start))
+        kind, what = m.groups()
+        name = {"LANE": "setup", "CHECKS": "leak-checks",
+                "DONE": None}.get(kind, what)
+        if name is None:
+            return parts
+        start = now
+    parts.append((name, now - start))
+    return parts
+
+
 def main():
     lane, path = sys.argv[1], sys.argv[2]
     with open(path, errors="replace") as f:
@@ -313,6 +344,8 @@ def main():
     for p in problems:
         print(f"{lane}: FAIL {p}")
     print(f"{lane}: {passed} passed, {failed} failed, {skipped} skipped")
+    for name, secs in timings(lines):
+        print(f"time {name} {secs:.0f}")
     print(f"counts {passed} {failed} {skipped}")
     return 1 if failed else 0
 

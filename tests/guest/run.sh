@@ -97,6 +97,7 @@ for ko in $MODDIR/kunit/*.ko; do
 	rmmod "$name" || fail "kunit-unload-$name" "rmmod $name failed"
 done
 loaded perfkmod && rmmod perfkmod
+log "PERFKMOD-CHECKS"
 
 # Every perf event the tests made is freed (after an RCU grace period).
 if [ -n "$events_before" ]; then
