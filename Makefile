@@ -8,6 +8,8 @@
 # make check LANE=x    one lane: lint, x86-debug, distro, distro-5.10,
 #                      distro-6.12, distro-arm64, arm64-pmu, x86-kcsan,
 #                      bench-smoke or fresh
+# make check QUICK=1   the quick loop: KUnit on the x86-debug kernel and
+#                      the guest scripts on Debian's (LANE="x86-kunit distro")
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
 # make bench           perfkmod's costs next to raw perf, in QEMU (docs/BENCHMARKS.md)
@@ -59,7 +61,7 @@ clean:
 	rm -rf --one-file-system .build
 
 check:
-	scripts/check.sh $(LANE)
+	scripts/check.sh $(if $(QUICK),x86-kunit distro,$(LANE))
 
 lint:
 	scripts/check.sh lint

@@ -6,6 +6,11 @@
 #   scripts/check.sh [LANE...]    default: distro distro-5.10 distro-6.12
 #                                 distro-arm64 bench-smoke fresh lint
 #                                 x86-debug x86-kcsan arm64-pmu
+#   scripts/check.sh x86-kunit distro
+#                                 make check QUICK=1: the KUnit suites on
+#                                 the x86-debug kernel (x86-kunit) and the
+#                                 guest scripts on Debian's, for a change
+#                                 checked in minutes before the full run
 #
 # The lint lane runs the kernel's style gates (scripts/lint.sh) against
 # the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
@@ -54,7 +59,10 @@ timing=()
 # Nothing is left running when check.sh ends.
 prebuild=()
 for lane in $lanes; do
-	case $lane in x86-debug | x86-kcsan | arm64-pmu) prebuild+=("$lane") ;; esac
+	case $lane in
+	x86-debug | x86-kcsan | arm64-pmu) prebuild+=("$lane") ;;
+	x86-kunit) prebuild+=(x86-debug) ;;
+	esac
 done
 if [ ${#prebuild[@]} != 0 ]; then
 	mkdir -p "$top/.build"
@@ -113,12 +121,12 @@ time_lane() {
 
 run_lane() {
 	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=tests
-	local timeout counts env start=$SECONDS t kernel build guest parts
+	local timeout counts env start=$SECONDS t kernel build guest parts only=
 
 	echo "== $lane"
 	mkdir -p "$dir"
 	# (eval "$(kernel.sh)" would succeed when kernel.sh fails)
-	env=$("$top/scripts/kernel.sh" "$lane") || {
+	env=$("$top/scripts/kernel.sh" "${lane/#x86-kunit/x86-debug}") || {
 		lane_failed "no kernel"
 		return
 	}
@@ -126,6 +134,8 @@ run_lane() {
 	kernel=$((SECONDS - start)) t=$SECONDS
 	case $lane in
 	x86-debug) arch=x86_64 timeout=1800 ;;
+	# the x86-debug kernel, its KUnit suites alone
+	x86-kunit) arch=x86_64 timeout=1800 only=perfkmod_scripts=none ;;
 	# KCSAN's watchpoints make this kernel the slowest of the lanes
 	x86-kcsan) arch=x86_64 timeout=2400 ;;
 	# Debian's kernels: no KUnit; an arm64 one is slower under TCG
@@ -154,10 +164,10 @@ run_lane() {
 	build=$((SECONDS - t)) t=$SECONDS
 	PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$arch" "$IMAGE" \
 		"$dir/initramfs.cpio" "$dir/console.log" "$timeout" \
-		"perfkmod_lane=$lane" ${PERFKMOD_GUEST_ARGS:-}
+		"perfkmod_lane=$lane" $only ${PERFKMOD_GUEST_ARGS:-}
 	guest=$((SECONDS - t))
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
-		grep -v '^counts '
+		grep -Ev '^(counts|time) '
 	mapfile -t -O ${#failures[@]} failures < <(grep "^$lane: FAIL " "$dir/judge.log")
 	counts=$(sed -n 's/^counts //p' "$dir/judge.log")
 	set -- $counts
@@ -239,10 +249,11 @@ run_fresh() {
 for lane in $lanes; do
 	case $lane in
 	lint) run_lint ;;
-	x86-debug | x86-kcsan | distro | distro-* | arm64-pmu) run_lane "$lane" ;;
+	x86-debug | x86-kunit | x86-kcsan | distro | distro-* | arm64-pmu)
+		run_lane "$lane" ;;
 	bench-smoke) run_bench_smoke ;;
 	fresh) run_fresh ;;
-	*) lane_failed "unknown lane (lint, x86-debug, distro, distro-5.10, distro-6.12, distro-arm64, arm64-pmu, x86-kcsan, bench-smoke, fresh)" ;;
+	*) lane_failed "unknown lane (lint, x86-debug, x86-kunit, distro, distro-5.10, distro-6.12, distro-arm64, arm64-pmu, x86-kcsan, bench-smoke, fresh)" ;;
 	esac
 done
 

@@ -4,7 +4,7 @@
 # Install the Debian packages the given lanes or commands need (as root),
 # or name them.
 #
-#   scripts/deps.sh LANE...     LANE: lint | x86-debug | x86-kcsan |
+#   scripts/deps.sh LANE...     LANE: lint | x86-debug | x86-kunit | x86-kcsan |
 #                               arm64-pmu | distro | bench-smoke | fresh |
 #                               demo | bench
 #
@@ -39,7 +39,7 @@ for lane in "$@"; do
 	# runs against the 6.12 tree and Debian's headers, perfkstat plot
 	# draws with gnuplot
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
-	x86-debug | x86-kcsan)
+	x86-debug | x86-kunit | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static"
 		promtool=1
 		;;
