@@ -38,8 +38,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-# Lanes on Debian's kernel first: on an empty cache they run while the
-# 6.12 kernels build (see prebuild).
+# the order lanes start in is the queue's, below
 lanes=${*:-distro distro-5.10 distro-6.12 distro-arm64 bench-smoke fresh lint
 	x86-debug x86-kcsan arm64-pmu}
 passed=0 failed=0 skipped=0
@@ -72,8 +71,9 @@ if [ ${#prebuild[@]} != 0 ]; then
 		nice -n 19 "$1" "$lane" || true
 	done' kernel.sh "$top/scripts/kernel.sh" "${prebuild[@]}" \
 		>/dev/null 2>"$top/.build/prebuild.log" &
+	prebuild_pid=$!
 	# shellcheck disable=SC2064 # this pid, now
-	trap "kill -- -$! 2>/dev/null" EXIT
+	trap "kill -- -$prebuild_pid 2>/dev/null" EXIT
 fi
 
 lane_failed() {
@@ -246,7 +246,14 @@ run_fresh() {
 		"$out" | paste -sd, | sed 's/,/, /g')"
 }
 
-for lane in $lanes; do
+# run_one LANE: one lane, in a subshell of its own: what it prints to
+# .build/LANE.out, then its counts, its time and its failures to
+# .build/LANE.result, for finish() to add up.
+run_one() {
+	local lane=$1 out=$top/.build/$1.out res=$top/.build/$1.result
+
+	passed=0 failed=0 skipped=0 failures=() timing=()
+	rm -f "$res"
 	case $lane in
 	lint) run_lint ;;
 	x86-debug | x86-kunit | x86-kcsan | distro | distro-* | arm64-pmu)
@@ -254,7 +261,84 @@ for lane in $lanes; do
 	bench-smoke) run_bench_smoke ;;
 	fresh) run_fresh ;;
 	*) lane_failed "unknown lane (lint, x86-debug, x86-kunit, distro, distro-5.10, distro-6.12, distro-arm64, arm64-pmu, x86-kcsan, bench-smoke, fresh)" ;;
-	esac
+	esac >"$out" 2>&1
+	{
+		echo "counts $passed $failed $skipped"
+		printf 'timing %s\n' "${timing[@]}"
+		[ ${#failures[@]} = 0 ] || printf 'failure %s\n' "${failures[@]}"
+	} >"$res"
+}
+
+# finish LANE: print what a finished lane printed; add up its result.
+finish() {
+	local lane=$1 l
+
+	cat "$top/.build/$lane.out"
+	if [ ! -f "$top/.build/$lane.result" ]; then
+		lane_failed "ended without a result (see $top/.build/$lane.out)"
+		return
+	fi
+	while IFS= read -r l; do
+		case $l in
+		counts\ *)
+			set -- $l
+			passed=$((passed + $2)) failed=$((failed + $3))
+			skipped=$((skipped + $4))
+			;;
+		timing\ *) timing+=("${l#timing }") ;;
+		failure\ *) failures+=("${l#failure }") ;;
+		esac
+	done <"$top/.build/$lane.result"
+}
+
+building() { [ -n "${prebuild_pid:-}" ] && kill -0 "$prebuild_pid" 2>/dev/null; }
+
+# pick: take the next lane to start off the queue, into $lane: the first
+# one, but while the 6.12 kernels build, the first that needs none of them.
+pick() {
+	local i=0 j
+
+	if building; then
+		for j in "${!queue[@]}"; do
+			case ${queue[$j]} in
+			x86-* | arm64-pmu | lint) ;;
+			*) i=$j; break ;;
+			esac
+		done
+	fi
+	lane=${queue[$i]}
+	unset "queue[$i]"
+	queue=("${queue[@]}")
+}
+
+# Two lanes at a time (PERFKMOD_JOBS), each printed whole once it ends:
+# QEMU runs an x86 guest on one host thread. The longest lanes start first,
+# so that the two end together; one lane at a time while the 6.12 kernels
+# build in the background, which then have the other core.
+queue=()
+for lane in x86-debug arm64-pmu x86-kcsan fresh distro-6.12 distro-arm64 \
+	distro distro-5.10 x86-kunit lint bench-smoke; do
+	case " $(echo $lanes) " in *" $lane "*) queue+=("$lane") ;; esac
+done
+for lane in $lanes; do
+	case " ${queue[*]} " in *" $lane "*) ;; *) queue+=("$lane") ;; esac
+done
+mkdir -p "$top/.build"
+declare -A running=()
+while [ ${#queue[@]} != 0 ] || [ ${#running[@]} != 0 ]; do
+	limit=${PERFKMOD_JOBS:-2}
+	! building || limit=1
+	if [ ${#queue[@]} != 0 ] && [ ${#running[@]} -lt "$limit" ]; then
+		pick
+		run_one "$lane" &
+		running[$!]=$lane
+		continue
+	fi
+	# a lane ended, or the background build (not a lane)
+	wait -n -p pid
+	[ -n "${running[$pid]:-}" ] || continue
+	finish "${running[$pid]}"
+	unset "running[$pid]"
 done
 
 echo "== where the time went (seconds; guest parts by the guest's clock)"
