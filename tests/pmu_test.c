@@ -55,10 +55,19 @@ static void tpmu_stop(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+/*
+ * Set by a case: add() leaves its events stopped, as a PMU's events stay
+ * between add() and start(), or while perf throttles them, on the PMU.
+ */
+static bool tpmu_add_stopped;
+
+/* The test PMUs' reads in NMI. */
+static atomic_t tpmu_nmi_reads = ATOMIC_INIT(0);
+
 static int tpmu_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	if (flags & PERF_EF_START)
+	if ((flags & PERF_EF_START) && !READ_ONCE(tpmu_add_stopped))
 		tpmu_start(event, flags);
 	return 0;
 }
@@ -70,6 +79,8 @@ static void tpmu_del(struct perf_event *event, int flags)
 
 static void tpmu_read(struct perf_event *event)
 {
+	if (in_nmi())
+		atomic_inc(&tpmu_nmi_reads);
 	if (!(event->hw.state & PERF_HES_STOPPED))
 		tpmu_update(event);
 }
@@ -658,8 +669,57 @@ static void read_local_in_nmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, before, 1000);
 }
+
+static void tpmu_add_started(void *data)
+{
+	WRITE_ONCE(tpmu_add_stopped, false);
+}
+
+static void read_local_fn(void *arg, struct pt_regs *regs)
+{
+	local_read_fn(arg);
+}
+
+/*
+ * An event on the PMU of this CPU but stopped (oncpu is this CPU, the PMU's
+ * counter not started: between add() and start(), or throttled): a local
+ * read in NMI leaves the PMU alone, whose read() may find a counter index
+ * not set up yet, and gives the count as of the stop.
+ */
+static void read_local_in_nmi_stopped(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = hybrid_pmu.type,
+		.target = PERFKMOD_TARGET_CPU,
+	};
+	struct local_read r = { .err = 1 };
+	struct perf_event *event;
+	int cpu, err;
+
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tpmu_add_started,
+							NULL), 0);
+	WRITE_ONCE(tpmu_add_stopped, true);
+	cfg.cpu = cpu;
+	r.c = test_create(test, &cfg);
+	event = r.c->one.event;
+	KUNIT_ASSERT_EQ(test, READ_ONCE(event->oncpu), cpu);
+	KUNIT_ASSERT_TRUE(test, READ_ONCE(event->hw.state) & PERF_HES_STOPPED);
+	atomic_set(&tpmu_nmi_reads, 0);
+	err = test_in_nmi(read_local_fn, &r);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "no NMI");
+	KUNIT_EXPECT_EQ(test, r.err, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tpmu_nmi_reads), 0);
+}
 #else
 static void read_local_in_nmi(struct kunit *test)
+{
+	kunit_skip(test, "x86 only: NMIs sent through the local APIC");
+}
+
+static void read_local_in_nmi_stopped(struct kunit *test)
 {
 	kunit_skip(test, "x86 only: NMIs sent through the local APIC");
 }
@@ -674,6 +734,7 @@ static struct kunit_case perfkmod_pmu_cases[] = {
 	KUNIT_CASE(refused_cpu_reads_in_error),
 	KUNIT_CASE(set_period_all_or_nothing),
 	KUNIT_CASE(read_local_in_nmi),
+	KUNIT_CASE(read_local_in_nmi_stopped),
 	{}
 };
 
