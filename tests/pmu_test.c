@@ -151,10 +151,15 @@ static int period_check(struct perf_event *event, u64 value)
 	return 0;
 }
 
+/* A test PMU that cannot sample: it has no interrupt. */
 #define TEST_PMU(init, ctx)						\
+	TEST_PMU_CAPS(init, ctx,					\
+		      PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE)
+
+#define TEST_PMU_CAPS(init, ctx, caps)					\
 	.module = THIS_MODULE,						\
 	.task_ctx_nr = ctx,						\
-	.capabilities = PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE, \
+	.capabilities = caps,						\
 	.event_init = init,						\
 	.add = tpmu_add,						\
 	.del = tpmu_del,						\
@@ -170,15 +175,8 @@ static int period_check(struct perf_event *event, u64 value)
 static struct pmu pkg_pmu = { TEST_PMU(pkg_event_init, perf_invalid_context) };
 static struct pmu hybrid_pmu = { TEST_PMU(hybrid_event_init, perf_hw_context) };
 static struct pmu period_pmu = {
-	.module = THIS_MODULE,
-	.task_ctx_nr = perf_hw_context,
-	.capabilities = PERF_PMU_CAP_NO_EXCLUDE,
-	.event_init = period_event_init,
-	.add = tpmu_add,
-	.del = tpmu_del,
-	.start = tpmu_start,
-	.stop = tpmu_stop,
-	.read = tpmu_read,
+	TEST_PMU_CAPS(period_event_init, perf_hw_context,
+		      PERF_PMU_CAP_NO_EXCLUDE),
 	.check_period = period_check,
 };
 
@@ -448,6 +446,15 @@ static void package_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 }
 
+/* CPU 1 offline and back, @c's events following it. */
+static void cycle_cpu1(struct kunit *test, struct perfkmod_counter *c)
+{
+	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
+	perfkmod_counter_flush_hotplug(c);
+}
+
 /*
  * A hybrid PMU, absent from CPU 1: an all-CPUs counter is made, counts on
  * the CPUs the PMU is on, and is not in error for the others, also after
@@ -481,10 +488,7 @@ static void hybrid_counts_where_present(struct kunit *test)
 	perfkmod_counter_disable(c);
 	perfkmod_counter_enable(c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
-	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
-	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	cycle_cpu1(test, c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 	atomic64_add(1000, &tpmu_count);
 	KUNIT_EXPECT_EQ(test, test_value(c), want + 1000 * present);
@@ -523,20 +527,14 @@ static void refused_cpu_reads_in_error(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tpmu_unfill,
 							NULL), 0);
 	WRITE_ONCE(tpmu_full, BIT_ULL(1));
-	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
-	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	cycle_cpu1(test, c);
 	KUNIT_EXPECT_EQ(test, perfkmod_cpu_share(c, 1)->err, -ENOSPC);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ERROR);
 	KUNIT_EXPECT_EQ(test, read_local_on(c, 1, &v), -ENODATA);
 	KUNIT_EXPECT_EQ(test, read_local_on(c, 0, &v), 0);
 
 	WRITE_ONCE(tpmu_full, 0);
-	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
-	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	cycle_cpu1(test, c);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 	atomic64_add(1000, &tpmu_count);
 	KUNIT_EXPECT_EQ(test, read_local_on(c, 1, &v), 0);
