@@ -332,6 +332,8 @@ while [ ${#queue[@]} != 0 ] || [ ${#running[@]} != 0 ]; do
 	! building || limit=1
 	if [ ${#queue[@]} != 0 ] && [ ${#running[@]} -lt "$limit" ]; then
 		pick
+		# a line as each lane starts: its output comes when it ends
+		echo "-- $lane starts, at $((SECONDS / 60)) min"
 		run_one "$lane" &
 		running[$!]=$lane
 		continue
