@@ -23,11 +23,12 @@
 # (where there is one) and tests/config/LANE.config, and are cached in
 # $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key made of the
 # source package version, the fragments' options (not their comments) and
-# the compiler: they are rebuilt only when that key changes. The distro lane is Debian's own
-# amd64 kernel image and the headers package that matches it. The other
-# distro-* lanes are the kernels of other Debian releases and of arm64
-# (see deb_lane()), fetched with an apt configuration of perfkmod's own
-# and extracted into the cache, never installed.
+# the compiler: they are rebuilt only when that key changes. The distro
+# lane is Debian's own amd64 kernel image and the headers package that
+# matches it. The other distro-* lanes are the kernels of other Debian
+# releases and of arm64 (see deb_lane()), fetched with an apt
+# configuration of perfkmod's own and extracted into the cache, never
+# installed.
 
 set -euo pipefail
 

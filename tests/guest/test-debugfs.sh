@@ -195,37 +195,30 @@ check del-again kw ok "del doomed"
 # under the lock every command takes. Released, each read gives what it
 # read before the del. The top-level files stall beside the counter's.
 
-# within SECONDS WHAT FILE...: wait for one of FILEs to exist, the sign of
-# WHAT.
-within() {
-	_s=$1 _what=$2 _n=$(($1 * 10))
-	shift 2
-	while [ $_n -gt 0 ]; do
-		for _w; do
-			[ -e "$_w" ] && return 0
-		done
-		sleep 0.1
-		_n=$((_n - 1))
+# exists FILE...: one of FILEs exists (waited for with await).
+exists() {
+	for _w; do
+		[ -e "$_w" ] && return 0
 	done
-	echo "after $_s s, still waiting for $_what"
 	return 1
 }
 
 # stalled T: the reader of stall_del stalled, not ended (T.rc)
 stalled() {
-	within 60 "the read to stall in its copy to user space" \
-		$1.faulted $1.rc || return 1
+	await 60 "the read to stall in its copy to user space" \
+		exists $1.faulted $1.rc || return 1
 	[ -e $1.faulted ] || { echo "the read ended: $(cat $1.out)"; return 1; }
 }
 
 # del_ok DIR: the del of stall_del returned, and succeeded
 del_ok() {
-	within 60 "the del to return" $1/del.done && grep -q '^ok' $1/del.out
+	await 60 "the del to return" exists $1/del.done &&
+		grep -q '^ok' $1/del.out
 }
 
 # read_ended T: the reader of stall_del ended, having read something
 read_ended() {
-	within 60 "the reader to end" $1.rc &&
+	await 60 "the reader to end" exists $1.rc &&
 		grep -q '^read [1-9]' $1.out || { cat $1.out; return 1; }
 }
 
@@ -245,9 +238,9 @@ stall_del() {
 		check stall-faults-${_t##*/} stalled $_t
 	done
 	(kwrite $C "del $_del" >$_d/del.out; touch $_d/del.done) &
-	check stall-del-$_del-returns within 60 \
+	check stall-del-$_del-returns await 60 \
 		"del $_del to return while readers stall in copy_to_user" \
-		$_d/del.done
+		exists $_d/del.done
 	touch $_d/release
 	check stall-del-$_del-ok del_ok $_d
 	for _f; do

@@ -45,6 +45,9 @@ lines() {
 # FILE then holds a record.
 take() { cat $S/$1/records >>"$2" && [ -s "$2" ]; }
 
+# recorded CPU FILE: FILE holds a record of CPU.
+recorded() { awk -v c="$1" '$2 == c { ok = 1 } END { exit !ok }' "$2"; }
+
 # every_cpu FILE N: FILE holds N records of each CPU at least.
 every_cpu() {
 	awk -v ncpu="$ncpu" -v n="$2" '{ c[$2]++ }
@@ -224,12 +227,10 @@ if [ -e /sys/devices/system/cpu/cpu1/online ]; then
 	check hotplug-cpu1-off sh -c "echo 0 >/sys/devices/system/cpu/cpu1/online"
 	check hotplug-cpu1-on sh -c "echo 1 >/sys/devices/system/cpu/cpu1/online"
 	: >/tmp/r7
-	cpu1_recorded() {
-		take s1 /tmp/r7 && awk '$2 == 1 { ok = 1 } END { exit !ok }' /tmp/r7
-	}
+	cpu1_recorded() { take s1 /tmp/r7 && recorded 1 /tmp/r7; }
 	await 60 "a record of CPU 1" cpu1_recorded
 	check hotplug-lines lines /tmp/r7 2
-	check hotplug-cpu1-records awk '$2 == 1 { ok = 1 } END { exit !ok }' /tmp/r7
+	check hotplug-cpu1-records recorded 1 /tmp/r7
 fi
 
 # an open records file keeps the module loaded; a file of a deleted
