@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make                 build perfkmod.ko against KDIR
-# make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT=y)
+# make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT)
 # make samples         also build the example client module in samples/
 # make clients         also build the test client modules in tests/clients/
 # make check           build the test kernels and run every test lane in QEMU

@@ -76,11 +76,36 @@ if [ ${#prebuild[@]} != 0 ]; then
 	trap "kill -- -$prebuild_pid 2>/dev/null" EXIT
 fi
 
+# kunit_tool: the kernel's KUnit tool, tools/testing/kunit of Debian's
+# linux-source-6.12 (that directory alone, extracted once), for judge.py to
+# read the lanes' KTAP with its kunit.py parse.
+kunit_tool() {
+	local ver dir
+
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12) || return 1
+	dir=$cache/src/kunit-tool_${ver//[^A-Za-z0-9.+-]/_}
+	mkdir -p "$cache/src"
+	(
+		flock 8
+		[ -f "$dir/.perfkmod-extracted" ] && exit 0
+		rm -rf "$dir" && mkdir -p "$dir" &&
+			tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir" \
+				--strip-components=1 linux-source-6.12/tools/testing/kunit &&
+			touch "$dir/.perfkmod-extracted"
+	) 8>"$cache/.lock-kunit-tool" || return 1
+	# (kunit.py runs only from a path ending in tools/testing/kunit)
+	echo "$dir/tools/testing/kunit/kunit.py"
+}
+
 lane_failed() {
 	echo "$lane: FAIL $*"
 	failures+=("$lane: FAIL $*")
 	failed=$((failed + 1))
 }
+
+# judge.py reads the KTAP of every lane that boots with KUnit's kunit.py
+PERFKMOD_KUNIT_TOOL=${PERFKMOD_KUNIT_TOOL:-$(kunit_tool)} || true
+export PERFKMOD_KUNIT_TOOL
 
 # build_modules TARGET...: build into .build/$lane/src; fail on any warning.
 build_modules() {
@@ -153,6 +178,11 @@ run_lane() {
 	esac
 	build_modules $target samples clients || return
 	build_helpers || return
+	# the kernel's modules the guest loads itself: KUnit, a module here
+	if [ -e "$KDIR/lib/kunit/kunit.ko" ]; then
+		mkdir -p "$dir/src/kernel"
+		cp "$KDIR/lib/kunit/kunit.ko" "$dir/src/kernel/"
+	fi
 	# Debian's kernels: also the module as DKMS builds and installs it
 	if [ "$target" = module ] &&
 		! PATH=${KBIN:+$KBIN:}$PATH ARCH=$ARCH CROSS_COMPILE=$CROSS_COMPILE \

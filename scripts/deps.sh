@@ -31,6 +31,9 @@ pkgs="build-essential rsync python3"
 debian="linux-headers-amd64 qemu-system-x86 busybox-static"
 # The 6.12 tree scripts/kernel.sh extracts (tar.xz), configures and builds.
 ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
+# Every lane that boots: KUnit's kunit.py, from the 6.12 tree, reads the
+# console's KTAP (scripts/check.sh, scripts/judge.py).
+kunit="linux-source-6.12 xz-utils"
 arm64=0 promtool=0
 
 for lane in "$@"; do
@@ -45,17 +48,18 @@ for lane in "$@"; do
 		;;
 	# dkms.sh: dkms add/build/install (kmod: its depmod)
 	distro)
-		pkgs="$pkgs $debian dkms kmod"
+		pkgs="$pkgs $debian $kunit dkms kmod"
 		promtool=1
 		;;
 	# Debian's other kernels, fetched by scripts/kernel.sh (6.12's module
 	# build makes BTF with pahole, as its headers package asks)
 	distro-5.10 | distro-6.12)
-		pkgs="$pkgs qemu-system-x86 busybox-static dkms kmod dwarves"
+		pkgs="$pkgs $kunit qemu-system-x86 busybox-static dkms kmod dwarves"
 		promtool=1
 		;;
 	distro-arm64)
-		pkgs="$pkgs qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross dkms kmod"
+		pkgs="$pkgs $kunit qemu-system-arm gcc-aarch64-linux-gnu"
+		pkgs="$pkgs libc6-dev-arm64-cross dkms kmod"
 		arm64=1 promtool=1
 		;;
 	demo | bench | bench-smoke) pkgs="$pkgs $debian" ;;

@@ -9,8 +9,9 @@
 # /tests/), perfkmod.ko and the client modules of samples/ and
 # tests/clients/ built in MODULE_DIR (KUnit modules of tests/ go to
 # /modules/kunit/, the module DKMS installed, in MODULE_DIR/dkms/, to
-# /modules/dkms/), the static helper programs found in HELPER_DIR (to
-# /bin/) and the perfkstat tool (/bin/perfkstat). The benchmark module,
+# /modules/dkms/, the kernel's own modules in MODULE_DIR/kernel/, such as
+# KUnit, to /modules/kernel/), the static helper programs found in
+# HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The benchmark module,
 # when MODULE_DIR/bench has it, goes to /modules/ too, and the scripts of
 # GUEST_DIR to /tests/ beside those of tests/guest/.
 # The archive is written here (a newc cpio, from a list in the format of
@@ -28,7 +29,8 @@ guest=${5:-}
 
 spec=$out.spec
 {
-	for d in /dev /proc /sys /tmp /bin /tests /modules /modules/kunit; do
+	for d in /dev /proc /sys /tmp /bin /tests /modules /modules/kunit \
+		/modules/kernel; do
 		echo "dir $d 0755 0 0"
 	done
 	echo "nod /dev/console 0600 0 0 c 5 1"
@@ -50,6 +52,9 @@ spec=$out.spec
 	fi
 	for f in "$moddir"/tests/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
+	done
+	for f in "$moddir"/kernel/*.ko; do
+		[ -e "$f" ] && echo "file /modules/kernel/${f##*/} $f 0644 0 0"
 	done
 	if [ -n "$helpers" ]; then
 		for f in "$helpers"/*; do

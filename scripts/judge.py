@@ -4,26 +4,28 @@
 
     scripts/judge.py LANE LOG
 
-Counts the KUnit results (the KTAP each suite prints, cross-checked against
-its own "# Totals:" line), the guest integration results (PERFKMOD-TEST
-lines, see tests/guest/lib.sh; the Prometheus metrics a guest printed as
-PERFKMOD-PROM lines are one test each, passed when Prometheus's promtool
-check metrics accepts them) and every kernel report (BUG, WARNING, Oops,
-KASAN, lockdep, kmemleak, stalls), each report counting as one failure. A
-KCSAN data race counts only when perfkmod's code makes one of its accesses,
-or runs in the context of each (kcsan_in_perfkmod); the kernel's own races
-are listed, not counted.
+The guest's results are one KTAP document on the console (tests/guest/
+run.sh): its scripts' cases and KUnit's suites. The kernel's own
+tools/testing/kunit/kunit.py parse (PERFKMOD_KUNIT_TOOL) reads it and gives
+the counts; a test it counts as crashed (a result missing from a plan, a
+guest that died) is a failure, and so is a document it finds malformed.
+What only perfkmod needs is judged here on top:
+- the host's last word on the cases whose text the guest printed for it:
+  "# PERFKMOD-JSON NAME TEXT" (perfkstat -j, Python's json) and
+  "# PERFKMOD-PROM NAME LINE" (Prometheus metrics, promtool check metrics,
+  case promtool-NAME): a case the host rejects is failed, not passed;
+- every kernel report (BUG, WARNING, Oops, KASAN, lockdep, kmemleak,
+  stalls), each one more failure. A KCSAN data race counts only when
+  perfkmod's code makes one of its accesses, or runs in the context of
+  each (kcsan_in_perfkmod); the kernel's own races are listed, not counted;
+- a guest watchdog that stops a hung test says why ("# PERFKMOD-ABORT
+  WHY", before it dumps the blocked tasks and ends the VM): that reason and
+  the tasks the dump shows blocked are what the crash reports.
 Prints what failed or was skipped, then "LANE: N passed, N failed,
 N skipped", then for scripts/check.sh the guest's time in each part of
-the run ("time PART SECONDS": the boot, each guest script, each KUnit
-module, the checks at the end), and last a line "counts P F S". Exits 1
-when anything failed.
-
-A guest that ends without PERFKMOD-DONE counts as one more failure. A
-guest watchdog that stops a hung test says why first (PERFKMOD-ABORT WHY,
-after the test's "not ok" line and before it dumps the blocked tasks and
-ends the VM): that reason and the tasks the dump shows blocked are then
-what the failure reports.
+the run ("time PART SECONDS": the boot, each script and KUnit suite, the
+checks at the end), and last a line "counts P F S". Exits 1 when anything
+failed. kunit.py's own report goes to LOG.kunit.
 """
 
 import json
@@ -42,23 +44,23 @@ REPORTS = re.compile(
     r"|INFO: task .* blocked for more than|rcu: INFO: .*stall|self-detected stall"
     r"|soft lockup|hard LOCKUP|unreferenced object 0x|suspected memory leak"
 )
-KUNIT_SUITE = re.compile(r"^    # Subtest: (\S+)")
-KTAP_STRUCTURE = re.compile(r"^\s*(KTAP version|\d+\.\.\d+$|# Subtest:)")
-KUNIT_CASE = re.compile(r"^( {4,})(ok|not ok) \d+ (.*?)(?: # SKIP ?(.*))?$")
-KUNIT_TOTALS = re.compile(
-    r"^\s*# Totals: pass:(\d+) fail:(\d+) skip:(\d+) total:(\d+)")
-GUEST = re.compile(r"PERFKMOD-TEST (ok|not ok|skip) (\S+)(?: - (.*))?")
+# kunit.py parse's last line: "Testing complete. Ran N tests: passed: N,
+# failed: N, ..." (only the counts that are not 0).
+KUNIT_SUMMARY = re.compile(r"Testing complete\. Ran \d+ tests:?(.*)$", re.M)
+# The KTAP lines (Documentation/dev-tools/ktap.rst) read here for what to
+# show of a failure and a skip; kunit.py counts them.
+KTAP_SUBTEST = re.compile(r"^(\s*)# Subtest: (.*)$")
+KTAP_RESULT = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?([^#]*?)(?: # (.*))?$")
+KTAP_DIAG = re.compile(r"^\s*#")
 # A guest watchdog ending the run early, and the blocked tasks that sysrq w
 # (or the hung task detector) then lists.
-GUEST_ABORT = re.compile(r"PERFKMOD-ABORT (.*)$")
+GUEST_ABORT = re.compile(r"# PERFKMOD-ABORT (.*)$")
 BLOCKED_TASK = re.compile(
     r"^task:(\S+)\s+state:D|^INFO: task (\S+):\d+ blocked")
-# A JSON line a guest test wants parsed by a real parser (perfkstat -j):
-# one object with perf stat's keys.
-GUEST_JSON = re.compile(r"PERFKMOD-JSON (\S+) (.*)$")
-# Prometheus metrics a guest printed, a line a record, for promtool.
-GUEST_PROM = re.compile(r"PERFKMOD-PROM (\S+)(?: (.*))?$")
-GUEST_PROM_END = re.compile(r"PERFKMOD-PROM-END (\S+)$")
+# The text of a case the host judges: a JSON line (perfkstat -j) a guest
+# test wants parsed by a real parser, one object with perf stat's keys; a
+# line of Prometheus metrics, for promtool.
+HOST_CHECK = re.compile(r"^\s*# PERFKMOD-(JSON|PROM) (\S+)(?: (.*))?$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 
 
@@ -152,61 +154,61 @@ def check_prom(text):
     return None
 
 
-def judge(lane, lines):
-    passed = failed = skipped = 0
-    problems, skips = [], []
-    suites, totals, announced = [], 0, []
-    # lines since the last KUnit result, shown with a failure; the indent
-    # of that result (a result after deeper ones is the parent of
-    # parameterised cases, repeating its children's verdicts)
-    diag, last_indent = [], 0
-    leaks, races = [], []
-    done = False
+def kunit_parse(path):
+    """kunit.py parse's counts of the KTAP in the log at PATH (passed,
+    failed, crashed, skipped, errors), its report saved as PATH.kunit;
+    or a string saying why there are none."""
+    tool = os.environ.get("PERFKMOD_KUNIT_TOOL", "")
+    if not os.path.isfile(tool):
+        return f"no kunit.py at '{tool}' (PERFKMOD_KUNIT_TOOL)"
+    try:
+        r = subprocess.run([sys.executable, tool, "parse",
+                            os.path.abspath(path)],
+                           capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"kunit.py parse did not run: {e}"
+    with open(path + ".kunit", "w") as f:
+        f.write(r.stdout + r.stderr)
+    m = KUNIT_SUMMARY.search(r.stdout)
+    if not m:
+        return f"kunit.py parse gave no summary (exit {r.returncode})"
+    counts = {}
+    for key, value in re.findall(r"(passed|failed|crashed|skipped|errors):"
+                                 r" (\d+)", m.group(1)):
+        counts[key] = int(value)
+    return tuple(counts.get(k, 0) for k in
+                 ("passed", "failed", "crashed", "skipped", "errors"))
+
+
+def judge(lane, lines, counts):
+    """The verdict on one console log (its LINES), given kunit.py's
+    COUNTS of its KTAP: (passed, failed, skipped, problems, skips,
+    races)."""
+    problems, skips, races = [], [], []
+    if isinstance(counts, str):
+        return 0, 1, 0, [counts], skips, races
+    passed, failed, crashed, skipped, errors = counts
+    failed += crashed
+    if errors and not failed:
+        failed += 1
+        problems.append(f"kunit.py parse found {errors} errors in the KTAP"
+                        f" (its report: LOG.kunit)")
+    # the subtests open now, their names by the indent of their header;
+    # the diagnostic lines since the last result, shown with a failure;
+    # the text of each case the host judges, with its check
+    groups, diag = {}, []
     aborted, blocked = None, []
-    prom = {}
+    host = {}
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
-        if "PERFKMOD-DONE" in line:
-            done = True
-        m = GUEST_JSON.search(line)
+        m = HOST_CHECK.match(line)
         if m:
-            name, text = m.groups()
-            why = check_json(text)
-            if why:
-                failed += 1
-                problems.append(f"integration test {name}: {why}: {text}")
-            else:
-                passed += 1
-            continue
-        m = GUEST_PROM.search(line)
-        if m:
-            prom.setdefault(m.group(1), []).append(m.group(2) or "")
-            continue
-        m = GUEST_PROM_END.search(line)
-        if m:
-            name = m.group(1)
-            why = check_prom("".join(l + "\n" for l in prom.pop(name, [])))
-            if why:
-                failed += 1
-                problems.append(f"integration test promtool-{name}: {why}")
-            else:
-                passed += 1
-            continue
-        m = GUEST.search(line)
-        if m:
-            verdict, name, why = m.groups()
-            if verdict == "ok":
-                passed += 1
-            elif verdict == "skip":
-                skipped += 1
-                skips.append(f"{name}: {why}")
-            else:
-                failed += 1
-                problems.append(f"integration test {name}: {why}")
-            continue
-        if "PERFKMOD-KUNIT-MODULE" in line:
-            announced.append((line.split()[-1], len(suites)))
+            kind, name, text = m.groups()
+            if kind == "PROM":
+                name = "promtool-" + name
+            check = check_json if kind == "JSON" else check_prom
+            host.setdefault(name, (check, []))[1].append(text or "")
             continue
         m = GUEST_ABORT.search(line)
         if m:
@@ -217,40 +219,37 @@ def judge(lane, lines):
             task = m.group(1) or m.group(2)
             if task not in blocked:
                 blocked.append(task)
-        if line.startswith("PERFKMOD-KMEMLEAK "):
-            leaks.append(line[len("PERFKMOD-KMEMLEAK "):])
-            continue
-        if line.startswith("PERFKMOD-"):
-            continue
-        m = KUNIT_SUITE.match(line)
+        m = KTAP_SUBTEST.match(line)
         if m:
-            suites.append(m.group(1))
-            continue
-        m = KUNIT_CASE.match(line)
-        if m and suites:
-            indent, verdict, name, why = m.groups()
-            where = f"{suites[-1]}.{name}"
-            parent = last_indent > len(indent)
-            last_indent = len(indent)
-            if parent:
-                pass
-            elif why is not None:
-                skips.append(f"{where}: {why}")
-            elif verdict == "not ok":
-                problems.append(f"KUnit {where}:\n    " +
-                                "\n    ".join(diag[-12:]))
+            groups[len(m.group(1))] = m.group(2)
             diag = []
             continue
-        if suites and line.strip() and not KTAP_STRUCTURE.match(line):
-            diag.append(line.strip())
-        m = KUNIT_TOTALS.match(line)
+        m = KTAP_RESULT.match(line)
         if m:
-            p, f, s, t = map(int, m.groups())
-            if p + f + s != t:
-                problems.append(f"KUnit totals do not add up: {line}")
-                failed += 1
-            passed, failed, skipped = passed + p, failed + f, skipped + s
-            totals += 1
+            indent, verdict, name, directive = m.groups()
+            depth = len(indent)
+            # the result of a subtest, whose cases are one level deeper;
+            # its "not ok" repeats theirs
+            parent = depth + 4 in groups
+            where = ".".join([groups[k] for k in sorted(groups)
+                              if k <= depth] + [name])
+            skip = (directive or "").startswith("SKIP")
+            if name in host and verdict == "ok" and not skip:
+                check, text = host.pop(name)
+                why = check("".join(t + "\n" for t in text))
+                if why:
+                    passed, failed = passed - 1, failed + 1
+                    problems.append(f"{where}: {why}")
+            elif skip and not parent:
+                skips.append(f"{where}: {directive[4:].strip()}")
+            elif verdict == "not ok" and not parent:
+                problems.append(f"{where}:\n    " + "\n    ".join(diag[-12:]))
+            for k in [k for k in groups if k > depth]:
+                del groups[k]
+            diag = []
+            continue
+        if KTAP_DIAG.match(line):
+            diag.append(line.strip())
             continue
         if "BUG: KCSAN:" in line:
             # a data race counts against perfkmod when perfkmod's code
@@ -272,63 +271,53 @@ def judge(lane, lines):
             failed += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             problems.append("kernel report:\n    " + "\n    ".join(context))
+        elif line.strip():
+            diag.append(line.strip())
 
-    for name in prom:
+    for name in host:
         failed += 1
-        problems.append(f"integration test promtool-{name}: the metrics"
-                        " ended before PERFKMOD-PROM-END")
-    if leaks:
-        problems.append("kmemleak report:\n    " + "\n    ".join(leaks[:60]))
-    for name, first_suite in announced:
-        if first_suite == len(suites):
-            failed += 1
-            problems.append(f"KUnit module {name} ran no suite")
-    if totals != len(suites):
-        failed += 1
-        problems.append(f"{len(suites)} KUnit suites started but "
-                        f"{totals} printed their totals (a crash?)")
-    if not done and aborted:
-        failed += 1
-        problems.append("a guest watchdog stopped the tests early (those"
-                        f" after it did not run): {aborted}" +
+        problems.append(f"{name}: its text reached the host, its result"
+                        " did not")
+    if crashed:
+        problems.append(f"{crashed} tests crashed or are missing from the "
+                        "KTAP plans (kunit.py parse)" +
+                        (f"; the guest stopped in {groups[4]}"
+                         if 4 in groups else "") +
+                        (f": a guest watchdog stopped the tests: {aborted}"
+                         if aborted else "") +
                         (f"; blocked tasks: {' '.join(blocked)}"
                          if blocked else "") +
                         "; the log ends with:\n    " +
                         "\n    ".join(l.rstrip() for l in lines[-15:]))
-    elif not done:
-        failed += 1
-        problems.append("the guest did not finish its tests (crash or timeout);"
-                        " the log ends with:\n    " +
-                        "\n    ".join(l.rstrip() for l in lines[-15:]))
     return passed, failed, skipped, problems, skips, races
 
 
-# The guest's marks of where its run is (tests/guest/run.sh, init).
-PART = re.compile(r"PERFKMOD-(LANE|SCRIPT|KUNIT-MODULE|CHECKS|DONE)\b ?(\S*)")
+# The start of each top-level subtest of the lane's document: a script, a
+# KUnit suite, the checks; the document's own start ends the boot.
+PART = re.compile(r"^(KTAP version 1|    # Subtest: (\S+))$")
 STAMP = re.compile(r"^\[\s*(\d+\.\d+)\]")
 
 
 def timings(lines):
     """The guest's seconds in each part of its run, by the kernel's
-    timestamps: from boot to the first test, each script and KUnit module
-    to the next mark, the leak checks after the last one to the end."""
-    parts, name, start, now = [], "boot", 0.0, 0.0
+    timestamps: from boot to the lane's document, then each top-level
+    subtest (a script, a KUnit suite, the checks) to the next one, the
+    last one to the end of the log."""
+    parts, name, start, now, begun = [], "boot", 0.0, 0.0, False
     for raw in lines:
         m = STAMP.match(raw)
         if not m:
             continue
         now = float(m.group(1))
-        m = PART.search(raw)
-        if not m:
+        m = PART.match(TIMESTAMP.sub("", raw.rstrip()))
+        if not m or (begun and not m.group(2)):
             continue
+        begun = True
+        if name is not None:
+            parts.append((name, now - start))
+        name, start = m.group(2), now
+    if name is not None:
         parts.append((name, now - start))
-        kind, what = m.groups()
-        name = {"LANE": "setup", "CHECKS": "leak-checks",
-                "DONE": None}.get(kind, what)
-        if name is None:
-            return parts
-        start = now
-    parts.append((name, now - start))
     return parts
 
 
@@ -336,7 +325,8 @@ def main():
     lane, path = sys.argv[1], sys.argv[2]
     with open(path, errors="replace") as f:
         lines = f.readlines()
-    passed, failed, skipped, problems, skips, races = judge(lane, lines)
+    passed, failed, skipped, problems, skips, races = judge(
+        lane, lines, kunit_parse(path))
     for s in skips:
         print(f"{lane}: SKIP {s}")
     for r in races:

@@ -2,8 +2,8 @@
 /*
  * KUnit suite for the test harness itself: the lanes' kernels can do what
  * the other suites rely on. perfkmod_kunit.ko holds every perfkmod suite and
- * runs them when it is loaded into a kernel built with CONFIG_KUNIT=y
- * (scripts/check.sh does that in QEMU).
+ * runs them when it is loaded into a kernel built with KUnit (CONFIG_KUNIT,
+ * y or m; scripts/check.sh does that in QEMU).
  *
  * Hardware cases need a PMU: under x86 TCG there is none and they are
  * skipped with the reason; the arm64-pmu lane has one and loads this module

@@ -1,20 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers for the guest tests. Results go to the kernel log through
-# /dev/kmsg (the kernel is booted with printk.devkmsg=on), so they reach the
-# console whole and in order with any kernel report; scripts/judge.py reads
-# them from there:
-#	PERFKMOD-TEST ok NAME
-#	PERFKMOD-TEST not ok NAME - WHY
-#	PERFKMOD-TEST skip NAME - WHY
+# Helpers for the guest tests. Results are KTAP (the format of KUnit and
+# kselftest, Documentation/dev-tools/ktap.rst), written to the kernel log
+# through /dev/kmsg (the kernel is booted with printk.devkmsg=on), so that
+# they reach the console whole and in order with KUnit's results and any
+# kernel report. run.sh opens the lane's document and a subtest for each
+# script; the cases of a script, numbered in $KTAP_COUNT, are:
+#	    ok 1 NAME
+#	    # NAME: WHY
+#	    not ok 2 NAME
+#	    ok 3 NAME # SKIP WHY
+# The kernel's tools/testing/kunit/kunit.py parse reads the console log
+# (scripts/judge.py).
 
 MODDIR=/modules
 DBG=/sys/kernel/debug/perfkmod
+KTAP_COUNT=${KTAP_COUNT:-/tmp/ktap-count}
 
 log() { echo "$*" >/dev/kmsg; }
-pass() { log "PERFKMOD-TEST ok $1"; }
-fail() { log "PERFKMOD-TEST not ok $1 - $2"; }
-skip() { log "PERFKMOD-TEST skip $1 - $2"; }
+
+# note TEXT: a diagnostic line of the script's subtest, a line of TEXT each.
+note() {
+	printf '%s\n' "$*" | while IFS= read -r _l; do log "    # $_l"; done
+}
+
+# ktap_result VERDICT NAME [DIRECTIVE]: the next case. Shell builtins
+# only (the hotplug watchdog reports through it while the system may be
+# stuck); the count is in a file, as cases are also reported from
+# subshells. A failure leaves $KTAP_COUNT.failed for run.sh.
+ktap_result() {
+	_k=0
+	[ -e "$KTAP_COUNT" ] && read -r _k <"$KTAP_COUNT"
+	_k=$((_k + 1))
+	echo $_k >"$KTAP_COUNT"
+	[ "$1" = ok ] || : >"$KTAP_COUNT.failed"
+	log "    $1 $_k $2${3:+ # $3}"
+}
+pass() { ktap_result ok "$1"; }
+fail() { note "$1: $2"; ktap_result "not ok" "$1"; }
+skip() { ktap_result ok "$1" "SKIP $2"; }
 
 # check NAME COMMAND...: one test, passed when COMMAND succeeds. What the
 # command printed is logged when it fails.
@@ -41,14 +65,15 @@ check_fails() {
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
-# prom_out NAME FILE: FILE, Prometheus metrics, on the console, a line a
-# record (PERFKMOD-PROM NAME LINE, then PERFKMOD-PROM-END NAME):
-# scripts/judge.py hands it to Prometheus's own promtool on the host.
+# prom_out NAME FILE: FILE, Prometheus metrics, as diagnostic lines
+# "# PERFKMOD-PROM NAME LINE", then the case promtool-NAME: it passes here
+# and scripts/judge.py has the last word, from Prometheus's own promtool
+# check metrics on the host.
 prom_out() {
 	while IFS= read -r _l; do
-		log "PERFKMOD-PROM $1 $_l"
+		log "    # PERFKMOD-PROM $1 $_l"
 	done <"$2"
-	log "PERFKMOD-PROM-END $1"
+	pass "promtool-$1"
 }
 
 # await SECONDS WHAT COMMAND...: run COMMAND every tenth of a second until

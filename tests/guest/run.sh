@@ -1,23 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs every test of one lane inside the VM: the KUnit modules, then the
-# integration scripts test-*.sh, then a kmemleak scan over all of it.
+# Runs every test of one lane inside the VM: the integration scripts
+# test-*.sh, then the KUnit modules, then the checks over all of it (perf
+# events freed, kmemleak). The results are one KTAP document on the
+# console: a subtest per script, the document KUnit prints as each module
+# loads, a subtest for the checks; its plan counts them, so that a run
+# that dies halfway shows as missing results.
 
 . /tests/lib.sh
 lane=$1
-log "PERFKMOD-LANE $lane"
 
 # An emulated CPU on a loaded host can take minutes over a few thousand
 # RCU grace periods: report hung tasks after 10 minutes, not 2 (a real
 # deadlock is still reported, and the lane's timeout ends it).
 hung=/proc/sys/kernel/hung_task_timeout_secs
 [ -e $hung ] && echo 600 >$hung
-
-# The data-race lane is worth something only while KCSAN watches.
-if [ "$lane" = x86-kcsan ]; then
-	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan
-fi
 
 kmemleak=/sys/kernel/debug/kmemleak
 [ -e $kmemleak ] && echo clear >$kmemleak
@@ -71,9 +69,52 @@ esac
 # scripts/check.sh): only those scripts, or none.
 [ -n "$perfkmod_scripts" ] && scripts=$(for t in $perfkmod_scripts; do
 	[ "$t" = none ] || echo "/tests/$t"; done)
+kunits=$(ls $MODDIR/kunit/*.ko 2>/dev/null)
+
+# KUnit is a module, as distributions ship it (no document of its own at
+# boot); it takes its kunit.* parameters from the kernel command line, as
+# modprobe would give them.
+kunit_args=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^kunit\.//p')
+if [ -n "$kunits" ] && [ -e $MODDIR/kernel/kunit.ko ]; then
+	insmod $MODDIR/kernel/kunit.ko $kunit_args
+fi
+
+set -- $scripts $kunits
+log "KTAP version 1"
+log "1..$(($# + 1))"
+n=0
+
+# begin NAME: the next subtest of the lane's document.
+begin() {
+	n=$((n + 1))
+	log "    KTAP version 1"
+	log "    # Subtest: $1"
+	echo 0 >"$KTAP_COUNT"
+	rm -f "$KTAP_COUNT.failed"
+}
+
+# end NAME RC: its result, not ok when a case failed. A script that
+# exits with RC other than 0, or reports no case, fails one case more.
+end() {
+	read -r _cases <"$KTAP_COUNT"
+	if [ "$2" != 0 ]; then
+		fail "$1-exits-0" "$1 exited with $2 after $_cases cases"
+	elif [ "$_cases" = 0 ]; then
+		fail "$1-reports-cases" "$1 reported no case"
+	fi
+	if [ -e "$KTAP_COUNT.failed" ]; then
+		log "not ok $n $1"
+	else
+		log "ok $n $1"
+	fi
+}
+
 for t in $scripts; do
-	log "PERFKMOD-SCRIPT ${t##*/}"
+	name=${t##*/}
+	name=${name%.sh}
+	begin "$name"
 	sh "$t" "$lane"
+	end "$name" $?
 done
 
 # Fault injection for the KUnit stress suite, which sets its own fail-nth:
@@ -84,20 +125,48 @@ if [ -d $failslab ]; then
 	echo 1 >$failslab/verbose
 fi
 
-# KUnit suites: each module runs its suites when it is loaded.
-for ko in $MODDIR/kunit/*.ko; do
-	[ -e "$ko" ] || continue
+# KUnit suites: each module runs its suites when it is loaded, and prints
+# them as a KTAP document of its own, which becomes the subtest this
+# result line ends. Its verdict is that of the suites, read in KUnit's
+# debugfs while the module is loaded (what is there and was not before).
+suites=/sys/kernel/debug/kunit
+for ko in $kunits; do
 	name=${ko##*/}
 	name=${name%.ko}
+	n=$((n + 1))
 	loaded perfkmod || insmod $MODDIR/perfkmod.ko
-	log "PERFKMOD-KUNIT-MODULE $name"
 	args=
 	[ "$lane" = arm64-pmu ] && args=require_pmu=1
-	insmod "$ko" $args || fail "kunit-load-$name" "insmod $ko failed"
-	rmmod "$name" || fail "kunit-unload-$name" "rmmod $name failed"
+	before=$(ls $suites)
+	if ! insmod "$ko" $args; then
+		log "# insmod $ko failed"
+		log "not ok $n $name"
+		continue
+	fi
+	verdict=ok ran=0
+	for s in $(ls $suites); do
+		case " $(echo $before) " in *" $s "*) continue ;; esac
+		ran=$((ran + 1))
+		grep -q "^not ok" $suites/$s/results && verdict="not ok"
+	done
+	if [ $ran = 0 ]; then
+		log "# $name ran no KUnit suite"
+		verdict="not ok"
+	fi
+	if ! rmmod "$name"; then
+		log "# rmmod $name failed"
+		verdict="not ok"
+	fi
+	log "$verdict $n $name"
 done
 loaded perfkmod && rmmod perfkmod
-log "PERFKMOD-CHECKS"
+
+begin checks
+
+# The data-race lane is worth something only while KCSAN watches.
+if [ "$lane" = x86-kcsan ]; then
+	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan
+fi
 
 # Every perf event the tests made is freed (after an RCU grace period).
 if [ -n "$events_before" ]; then
@@ -112,6 +181,8 @@ if [ -n "$events_before" ]; then
 	else
 		fail perf-events-all-freed "$left perf events more than before the tests"
 	fi
+else
+	skip perf-events-all-freed "no $slab"
 fi
 
 # Objects must be older than kmemleak's minimum age (5 s) to be reported;
@@ -123,11 +194,12 @@ if [ -e $kmemleak ]; then
 	# debugfs files have size 0: read the report, do not test -s
 	leaks=$(cat $kmemleak)
 	if [ -n "$leaks" ]; then
-		echo "$leaks" | while IFS= read -r line; do
-			log "PERFKMOD-KMEMLEAK $line"
-		done
-		fail kmemleak "unreferenced objects after the tests"
+		fail kmemleak "unreferenced objects after the tests:
+$leaks"
 	else
 		pass kmemleak
 	fi
+else
+	skip kmemleak "no kmemleak in this kernel"
 fi
+end checks 0

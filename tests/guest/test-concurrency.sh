@@ -29,7 +29,7 @@ sum() { cat "$@" | awk '{ s += $1 } END { print s + 0 }'; }
 cmds=$(sum /tmp/conc.w[1-4])
 reads=$(sum /tmp/conc.r[12])
 bad=$(cat /tmp/conc.w[1-4] /tmp/conc.r[12] | awk '{ s += $2 } END { print s + 0 }')
-log "PERFKMOD-FIGURE concurrency: $cmds commands and reads from 4 writers, $reads reads from 2 readers in ${dur}s, $bad unexpected answers"
+note "concurrency: $cmds commands and reads from 4 writers, $reads reads from 2 readers in ${dur}s, $bad unexpected answers"
 check conc-all-finished sh -c "[ \$(cat /tmp/conc.w[1-4] /tmp/conc.r[12] | wc -l) = 6 ]"
 check conc-no-unexpected-errno sh -c "[ $bad = 0 ] || { cat /tmp/conc.err; false; }"
 check conc-ran-commands sh -c "[ $cmds -gt 400 ] && [ $reads -gt 100 ]"

@@ -18,7 +18,7 @@ seed=${perfkmod_seed:-1}
 check fuzz-load insmod $MODDIR/perfkmod.ko
 out=$(fuzzctl $n $seed 2>&1)
 rc=$?
-log "PERFKMOD-FIGURE fuzz seed $seed: $out"
+note "fuzz seed $seed: $out"
 if [ $rc = 0 ]; then
 	pass fuzz-control-$n-inputs
 else

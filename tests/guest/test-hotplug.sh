@@ -71,8 +71,9 @@ at() { echo "$*" >$AT; }
 hung() {
 	where=
 	read -r where <$AT
-	log "PERFKMOD-TEST not ok hotplug-$1 - hung: $2; no end after ${limit}s, at: $where"
-	log "PERFKMOD-ABORT hotplug-$1 hung ($where): dumping blocked tasks, ending the VM"
+	log "    # hotplug-$1: hung: $2; no end after ${limit}s, at: $where"
+	ktap_result "not ok" "hotplug-$1"
+	log "    # PERFKMOD-ABORT hotplug-$1 hung ($where): dumping blocked tasks, ending the VM"
 	if [ -w /proc/sysrq-trigger ]; then
 		echo w >/proc/sysrq-trigger
 		[ -e /proc/lockdep ] && echo d >/proc/sysrq-trigger
@@ -339,7 +340,7 @@ for k in $kinds; do
 	done
 done
 read -r t1 _ </proc/uptime
-log "PERFKMOD-FIGURE hotplug matrix: $n cycles per kind and target," \
+note "hotplug matrix: $n cycles per kind and target," \
 	"$(echo "$kinds" | wc -w) kinds, ${t0%.*} to ${t1%.*} s"
 
 # --- 2. create and release while CPU 1 comes and goes -------------------
@@ -566,4 +567,4 @@ online
 loaded perfkmod_client && rmmod perfkmod_client
 loaded perfkmod && rmmod perfkmod
 read -r t2 _ </proc/uptime
-log "PERFKMOD-FIGURE hotplug: ${t0%.*} to ${t2%.*} s"
+note "hotplug: ${t0%.*} to ${t2%.*} s"

@@ -73,7 +73,7 @@ work
 r1_full() { take s1 /tmp/r1 && every_cpu /tmp/r1 10; }
 await 60 "10 records of each CPU" r1_full
 check records-lines lines /tmp/r1 2
-log "PERFKMOD-SERIES-SAMPLE $(head -3 /tmp/r1 | tr "\n" "|")"
+note "series sample: $(head -3 /tmp/r1 | tr "\n" "|")"
 check records-every-cpu sh -c "[ \$(cut -d' ' -f2 /tmp/r1 | sort -u | wc -l) = $ncpu ]"
 # under TCG the guest's timers come late and skipped intervals are not
 # recorded, but each CPU records at least a tenth of the 1 ms intervals

@@ -3,8 +3,8 @@
 #
 # perfkstat, the userspace tool: each command, its errors, and its outputs
 # checked strictly: CSV field by field, JSON by a real parser (the lines go
-# to the console as PERFKMOD-JSON for scripts/judge.py to parse with
-# Python's json), interval rows, the Prometheus file written atomically.
+# to the console for scripts/judge.py to parse with Python's json),
+# interval rows, the Prometheus file written atomically.
 
 . /tests/lib.sh
 
@@ -31,11 +31,17 @@ csv() {
 	END { exit NR == 0 }' "$1"
 }
 
-# json NAME FILE: send each line to the judge; at least one line.
+# json NAME FILE: each line of FILE a case, NAME-1, NAME-2, ...: it passes
+# here, after its text went to the console as a diagnostic line
+# "# PERFKMOD-JSON NAME-I TEXT", and scripts/judge.py has the last word,
+# from Python's json on the host. At least one line.
 json() {
 	[ -s "$2" ] || return 1
+	_i=0
 	while IFS= read -r line; do
-		log "PERFKMOD-JSON $1 $line"
+		_i=$((_i + 1))
+		log "    # PERFKMOD-JSON $1-$_i $line"
+		pass "$1-$_i"
 	done <"$2"
 }
 
