@@ -7,7 +7,7 @@
  * text is parsed by perfkmod_parse(), counters are made by
  * perfkmod_counter_create() and driven by perfkmod_counter_*().
  *
- * Commands, one a line (the README has the details):
+ * Commands, one a line (Documentation/perfkmod.rst has the details):
  *
  *	add NAME SPEC		create a counter from SPEC (the event grammar)
  *	del NAME		release it

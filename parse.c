@@ -16,7 +16,7 @@
  *		  | "precise=" N | "config=" N | "config1=" N | "config2=" N
  *		  | "pinned" | "exclusive" | "inherit" | "disabled"
  *
- * The README has the details and examples.
+ * Documentation/perfkmod.rst has the details and examples.
  */
 #include <linux/ctype.h>
 #include <linux/export.h>

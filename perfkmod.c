@@ -15,6 +15,7 @@
 #include <linux/pid.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/topology.h>
 
 #include "compat.h"
@@ -1547,6 +1548,7 @@ module_init(perfkmod_init);
 module_exit(perfkmod_exit);
 
 MODULE_LICENSE("GPL");
-/* keep in step with PACKAGE_VERSION in dkms.conf */
-MODULE_VERSION("0.1");
+/* dkms.conf's PACKAGE_VERSION is the same (make lint checks it) */
+MODULE_VERSION(__stringify(PERFKMOD_VERSION_MAJOR) "."
+	       __stringify(PERFKMOD_VERSION_MINOR));
 MODULE_DESCRIPTION("In-kernel performance counters with an NMI-safe overflow trampoline");

@@ -27,6 +27,13 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
+/*
+ * The version of this interface, which MODULE_VERSION and dkms.conf name
+ * MAJOR.MINOR: within a major version it only grows (README, "Stability").
+ */
+#define PERFKMOD_VERSION_MAJOR	0
+#define PERFKMOD_VERSION_MINOR	1
+
 struct module;
 struct pt_regs;
 struct task_struct;
@@ -782,7 +789,7 @@ u64 perfkmod_series_skipped(struct perfkmod_series *series);
 /**
  * perfkmod_parse() - fill in a config from an event spec
  * @spec: the text, e.g. "cycles:u,period=100000" or "page-faults,pid=42";
- *	the grammar is in parse.c and, with examples, in the README.
+ *	the grammar is in Documentation/perfkmod.rst, with examples.
  * @config: filled in on success, untouched on failure.
  *
  * The one parser of the event grammar: the module parameters and the

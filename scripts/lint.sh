@@ -13,7 +13,7 @@
 #   sparse       make C=2 W=1 against each KDIR: no warning of sparse
 #                or the compiler
 #   spdx         an SPDX-License-Identifier line in every file
-#   dkms-version dkms.conf and MODULE_VERSION name the same version
+#   dkms-version dkms.conf and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
 #   plot         perfkstat plot of tests/record.csv: gnuplot's SVG is
 #                well-formed XML, with a line drawn per event, titled by it
@@ -105,10 +105,12 @@ done
 gate spdx "$out"
 
 dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
-mod=$(sed -n 's/^MODULE_VERSION("\(.*\)");$/\1/p' perfkmod.c)
+mod=$(awk '$1 == "#define" && $2 == "PERFKMOD_VERSION_MAJOR" { M = $3 }
+	$1 == "#define" && $2 == "PERFKMOD_VERSION_MINOR" { m = $3 }
+	END { if (M != "" && m != "") print M "." m }' perfkmod.h)
 out=
 [ -n "$dkms" ] && [ "$dkms" = "$mod" ] ||
-	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.c's MODULE_VERSION '$mod'"
+	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.h's PERFKMOD_VERSION '$mod'"
 gate dkms-version "$out"
 
 # The reST page, with the API pulled in by the kernel's kernel-doc
