@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Sphinx configuration of perfkmod's documentation.
 
-Built by scripts/docs.sh with the kernel's own kernel-doc extension, from
-the kernel source scripts/kernel.sh extracts (PERFKMOD_KSRC).
+Built by make lint (scripts/lint.sh) with the kernel's kernel-doc
+extension, from the kernel source scripts/kernel.sh extracts
+(PERFKMOD_KSRC).
 """
 
 import os
