@@ -43,6 +43,7 @@ REPORTS = re.compile(
     r"|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|ODEBUG:|list_(add|del) corruption"
     r"|INFO: task .* blocked for more than|rcu: INFO: .*stall|self-detected stall"
     r"|soft lockup|hard LOCKUP|unreferenced object 0x|suspected memory leak"
+    r"|printk messages dropped"
 )
 # kunit.py parse's last line: "Testing complete. Ran N tests: passed: N,
 # failed: N, ..." (only the counts that are not 0).
@@ -50,8 +51,11 @@ KUNIT_SUMMARY = re.compile(r"Testing complete\. Ran \d+ tests:?(.*)$", re.M)
 # The KTAP lines (Documentation/dev-tools/ktap.rst) read here for what to
 # show of a failure and a skip; kunit.py counts them.
 KTAP_SUBTEST = re.compile(r"^(\s*)# Subtest: (.*)$")
-KTAP_RESULT = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?([^#]*?)(?: # (.*))?$")
+KTAP_RESULT = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?(.*?)(?: # (.*))?$")
 KTAP_DIAG = re.compile(r"^\s*#")
+# run.sh's account of a KUnit module from KUnit's debugfs, before its result
+KUNIT_DEBUGFS = re.compile(
+    r"^# KUnit debugfs totals: pass:(\d+) fail:(\d+) skip:(\d+)$")
 # A guest watchdog ending the run early, and the blocked tasks that sysrq w
 # (or the hung task detector) then lists.
 GUEST_ABORT = re.compile(r"# PERFKMOD-ABORT (.*)$")
@@ -60,7 +64,7 @@ BLOCKED_TASK = re.compile(
 # The text of a case the host judges: a JSON line (perfkstat -j) a guest
 # test wants parsed by a real parser, one object with perf stat's keys; a
 # line of Prometheus metrics, for promtool.
-HOST_CHECK = re.compile(r"^\s*# PERFKMOD-(JSON|PROM) (\S+)(?: (.*))?$")
+HOST_CHECK = re.compile(r"^\s*# PERFKMOD-(JSON|PROM|HOST) (\S+)(?: (.*))?$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 
 
@@ -185,30 +189,37 @@ def judge(lane, lines, counts):
     COUNTS of its KTAP: (passed, failed, skipped, problems, skips,
     races)."""
     problems, skips, races = [], [], []
+    tail = "; the log ends with:\n    " + \
+        "\n    ".join(l.rstrip() for l in lines[-15:])
     if isinstance(counts, str):
-        return 0, 1, 0, [counts], skips, races
+        return 0, 1, 0, [counts + tail], skips, races
     passed, failed, crashed, skipped, errors = counts
     failed += crashed
-    if errors and not failed:
-        failed += 1
-        problems.append(f"kunit.py parse found {errors} errors in the KTAP"
-                        f" (its report: LOG.kunit)")
-    # the subtests open now, their names by the indent of their header;
-    # the diagnostic lines since the last result, shown with a failure;
-    # the text of each case the host judges, with its check
+    # Read here too, for what to show and as a check on kunit.py's
+    # reading: the subtests open now, their names by the indent of their
+    # header; the lines since the last result, shown with a failure; the
+    # leaves' verdicts; the failures counted when each subtest opened.
     groups, diag = {}, []
+    leaves = {"ok": 0, "not ok": 0, "skip": 0}
+    opened = {}
+    # A KUnit module's own document inside the lane's (its lines at
+    # column 0): the leaves before it; KUnit's debugfs totals for the
+    # module, which run.sh gives before the module's result.
+    started, nested, debugfs = False, None, None
     aborted, blocked = None, []
-    host = {}
+    host, sent = {}, {}
+    extra = 0
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
         m = HOST_CHECK.match(line)
         if m:
             kind, name, text = m.groups()
-            if kind == "PROM":
-                name = "promtool-" + name
-            check = check_json if kind == "JSON" else check_prom
-            host.setdefault(name, (check, []))[1].append(text or "")
+            if kind == "HOST":
+                sent[name] = int(text or 0)
+            else:
+                check = check_json if kind == "JSON" else check_prom
+                host.setdefault(name, (check, []))[1].append(text or "")
             continue
         m = GUEST_ABORT.search(line)
         if m:
@@ -219,31 +230,72 @@ def judge(lane, lines, counts):
             task = m.group(1) or m.group(2)
             if task not in blocked:
                 blocked.append(task)
+        m = KUNIT_DEBUGFS.match(line)
+        if m:
+            debugfs = tuple(map(int, m.groups()))
+            continue
+        if line.startswith("KTAP version"):
+            if started:
+                nested = {"mark": dict(leaves)}
+            started = True
+            continue
         m = KTAP_SUBTEST.match(line)
         if m:
             groups[len(m.group(1))] = m.group(2)
+            opened[len(m.group(1))] = leaves["not ok"]
             diag = []
             continue
         m = KTAP_RESULT.match(line)
         if m:
             indent, verdict, name, directive = m.groups()
             depth = len(indent)
-            # the result of a subtest, whose cases are one level deeper;
-            # its "not ok" repeats theirs
+            name = name.strip()
+            # the result of a subtest, whose cases are one level deeper
+            # (or of a KUnit module, whose document is at column 0)
             parent = depth + 4 in groups
+            since = opened.get(depth + 4, leaves["not ok"])
+            if depth == 0 and debugfs is not None:
+                # a KUnit module's result, after its document, if any
+                mark = nested["mark"] if nested else dict(leaves)
+                parent, since = nested is not None, mark["not ok"]
+                got = tuple(leaves[k] - mark[k]
+                            for k in ("ok", "not ok", "skip"))
+                if got != debugfs:
+                    extra += 1
+                    problems.append(
+                        f"{name}: KUnit's debugfs has {debugfs[0]} passed, "
+                        f"{debugfs[1]} failed, {debugfs[2]} skipped; the "
+                        f"console {got[0]}, {got[1]}, {got[2]}")
+                nested, debugfs = None, None
             where = ".".join([groups[k] for k in sorted(groups)
                               if k <= depth] + [name])
             skip = (directive or "").startswith("SKIP")
-            if name in host and verdict == "ok" and not skip:
-                check, text = host.pop(name)
-                why = check("".join(t + "\n" for t in text))
-                if why:
+            if parent:
+                if verdict == "not ok" and leaves["not ok"] == since:
+                    # "not ok" with none of its cases failed: a case the
+                    # readers missed, or the subtest's own failure
+                    extra += 1
+                    problems.append(f"{where}: not ok, but none of its "
+                                    "cases failed:\n    " +
+                                    "\n    ".join(diag[-12:]))
+            elif skip:
+                leaves["skip"] += 1
+                skips.append(f"{where}: {directive[4:].strip()}")
+            else:
+                leaves[verdict] += 1
+                if verdict == "not ok":
+                    problems.append(f"{where}:\n    " +
+                                    "\n    ".join(diag[-12:]))
+            if name in host or name in sent:
+                check, text = host.pop(name, (None, []))
+                want = sent.pop(name, None)
+                if want is None or want != len(text):
+                    why = f"{want} lines sent, {len(text)} arrived"
+                else:
+                    why = check("".join(t + "\n" for t in text))
+                if why and verdict == "ok" and not parent and not skip:
                     passed, failed = passed - 1, failed + 1
                     problems.append(f"{where}: {why}")
-            elif skip and not parent:
-                skips.append(f"{where}: {directive[4:].strip()}")
-            elif verdict == "not ok" and not parent:
-                problems.append(f"{where}:\n    " + "\n    ".join(diag[-12:]))
             for k in [k for k in groups if k > depth]:
                 del groups[k]
             diag = []
@@ -261,34 +313,45 @@ def judge(lane, lines, counts):
                 if len(block) > 1 and block[-1].startswith("====="):
                     break
             if kcsan_in_perfkmod(block):
-                failed += 1
+                extra += 1
                 problems.append("KCSAN report in perfkmod:\n    " +
                                 "\n    ".join(block))
             else:
                 races.append(line.strip())
             continue
         if REPORTS.search(line):
-            failed += 1
+            extra += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             problems.append("kernel report:\n    " + "\n    ".join(context))
-        elif line.strip():
+        elif line.strip() and started:
             diag.append(line.strip())
 
-    for name in host:
-        failed += 1
-        problems.append(f"{name}: its text reached the host, its result"
-                        " did not")
-    if crashed:
-        problems.append(f"{crashed} tests crashed or are missing from the "
-                        "KTAP plans (kunit.py parse)" +
-                        (f"; the guest stopped in {groups[4]}"
-                         if 4 in groups else "") +
-                        (f": a guest watchdog stopped the tests: {aborted}"
-                         if aborted else "") +
-                        (f"; blocked tasks: {' '.join(blocked)}"
-                         if blocked else "") +
-                        "; the log ends with:\n    " +
-                        "\n    ".join(l.rstrip() for l in lines[-15:]))
+    for name in set(host) | set(sent):
+        extra += 1
+        problems.append(f"{name}: its text reached the host, its case did not")
+    # what this reading finds and kunit.py does not (a result it could not
+    # parse, or one outside the document's plan) fails too
+    ours = (leaves["ok"], leaves["not ok"], leaves["skip"])
+    if ours != (counts[0], counts[1], counts[3]) and not crashed:
+        extra += 1
+        problems.append(f"the console has {ours[0]} passed, {ours[1]} failed,"
+                        f" {ours[2]} skipped cases; kunit.py parse read "
+                        f"{counts[0]}, {counts[1]}, {counts[3]}")
+    failed = max(failed, leaves["not ok"]) + extra
+    if crashed or errors:
+        why = f"kunit.py parse: {crashed} tests crashed or missing from the" \
+            f" KTAP plans, {errors} errors (its report: LOG.kunit)"
+        if aborted:
+            why += f"; a guest watchdog stopped the tests: {aborted}"
+        if blocked:
+            why += f"; blocked tasks: {' '.join(blocked)}"
+        if 4 in groups:
+            why += f"; the guest stopped in {groups[4]}"
+        problems.append(why + tail)
+        if not failed:
+            failed = 1
+    if problems and not failed:
+        failed = len(problems)
     return passed, failed, skipped, problems, skips, races
 
 

@@ -17,7 +17,9 @@ MODDIR=/modules
 DBG=/sys/kernel/debug/perfkmod
 KTAP_COUNT=${KTAP_COUNT:-/tmp/ktap-count}
 
-log() { echo "$*" >/dev/kmsg; }
+# log TEXT: a line to the kernel log, cut to 900 bytes (the kernel refuses
+# a longer write to /dev/kmsg).
+log() { printf '%.900s\n' "$*" >/dev/kmsg; }
 
 # note TEXT: a diagnostic line of the script's subtest, a line of TEXT each.
 note() {
@@ -65,16 +67,28 @@ check_fails() {
 
 loaded() { grep -q "^$1 " /proc/modules; }
 
-# prom_out NAME FILE: FILE, Prometheus metrics, as diagnostic lines
-# "# PERFKMOD-PROM NAME LINE", then the case promtool-NAME: it passes here
-# and scripts/judge.py has the last word, from Prometheus's own promtool
-# check metrics on the host.
-prom_out() {
-	while IFS= read -r _l; do
-		log "    # PERFKMOD-PROM $1 $_l"
-	done <"$2"
-	pass "promtool-$1"
+# host_case KIND NAME FILE: a case the host decides: each line of FILE as
+# a diagnostic line "# PERFKMOD-KIND NAME LINE", then "# PERFKMOD-HOST NAME
+# N" (N lines sent), then the case NAME, which passes here; scripts/judge.py
+# has the last word (JSON: Python's json; PROM: Prometheus's own promtool
+# check metrics). An empty FILE fails here.
+host_case() {
+	if [ ! -s "$3" ]; then
+		fail "$2" "$3 is empty"
+		return
+	fi
+	_n=0
+	while IFS= read -r _l || [ -n "$_l" ]; do
+		log "    # PERFKMOD-$1 $2 $_l"
+		_n=$((_n + 1))
+	done <"$3"
+	log "    # PERFKMOD-HOST $2 $_n"
+	pass "$2"
 }
+
+# prom_out NAME FILE: FILE, Prometheus metrics, checked by promtool on the
+# host: the case promtool-NAME.
+prom_out() { host_case PROM "promtool-$1" "$2"; }
 
 # await SECONDS WHAT COMMAND...: run COMMAND every tenth of a second until
 # it succeeds, SECONDS at most: a test waits for the event it needs (a

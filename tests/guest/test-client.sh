@@ -21,7 +21,7 @@ kill -USR1 $pid
 wait_file "$dir/done"
 v=$(value)
 check client-page-faults-at-least-$N sh -c "[ $v -ge $N ]"
-log "client: $N pages touched, $v page faults counted"
+note "client: $N pages touched, $v page faults counted"
 check client-state-active grep -q " active " /sys/module/perfkmod_client/parameters/value
 check_fails perfkmod-busy-while-client-loaded rmmod perfkmod
 kill $pid

@@ -25,7 +25,7 @@ kill -USR1 $pid
 wait_file "$dir/done"
 k=$(cat $DBG/counters/cmp/value)
 p=$(cat "$dir/count")
-log "compare: $N pages touched: perf_event_open counted $p, perfkmod $k"
+note "compare: $N pages touched: perf_event_open counted $p, perfkmod $k"
 check compare-perf-at-least-N sh -c "[ '$p' -ge $N ]"
 check compare-perfkmod-within-0-64-of-perf \
 	sh -c "[ '$k' -ge '$p' ] && [ \$(($k - $p)) -le 64 ]"

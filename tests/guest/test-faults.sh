@@ -43,7 +43,7 @@ inject() {
 			"$_want" | "$_want "*)
 				[ "$_want" != ok ] || [ -z "$_undo" ] ||
 					kwrite $C "$_undo" >/dev/null
-				log "faults: $_cmd: $((_n - 1)) allocations failed" \
+				note "faults: $_cmd: $((_n - 1)) allocations failed" \
 					"in turn, $_failed runs failed and left nothing"
 				pass "$_name"
 				;;

@@ -222,7 +222,7 @@ elif [ -z "$bp" ]; then
 else
 	kinds="$kinds breakpoint|$bp|1"
 fi
-log "hotplug: kinds:$kinds"
+note "hotplug: kinds:$kinds"
 read -r t0 _ </proc/uptime
 
 # --- 1. the matrix ------------------------------------------------------
@@ -481,7 +481,7 @@ elif grep -qw mem $power/state 2>/dev/null &&
 	[ -e $power/mem_sleep ] && echo deep >$power/mem_sleep
 elif grep -qw freeze $power/state 2>/dev/null; then
 	mode=freeze level=freezer
-	log "hotplug: no suspend to RAM here ($(cat $power/state)): the freezer level only, no CPU goes down"
+	note "hotplug: no suspend to RAM here ($(cat $power/state)): the freezer level only, no CPU goes down"
 else
 	skip hotplug-suspend "no mem or freeze in /sys/power/state: $(cat $power/state 2>/dev/null)"
 fi

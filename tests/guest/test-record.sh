@@ -145,7 +145,7 @@ run() {
 		"/tmp/$1.err"
 	check "record-$1-counts" counts "/tmp/$1.csv" "$3" $_wall "$4"
 	counts "/tmp/$1.csv" "$3" $_wall 0 | while read -r _l; do
-		log "record: $2: $_l"
+		note "record: $2: $_l"
 	done
 	check "record-$1-nothing-left" nothing_left
 }

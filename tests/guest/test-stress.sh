@@ -91,4 +91,4 @@ else
 	skip cpu-hotplug-$hp-cycles-all-cpus-counter "no hotpluggable CPU 1"
 fi
 loaded perfkmod_client && rmmod perfkmod_client
-loaded perfkmod && rmmod perfkmod
+if loaded perfkmod; then rmmod perfkmod; fi

@@ -31,17 +31,15 @@ csv() {
 	END { exit NR == 0 }' "$1"
 }
 
-# json NAME FILE: each line of FILE a case, NAME-1, NAME-2, ...: it passes
-# here, after its text went to the console as a diagnostic line
-# "# PERFKMOD-JSON NAME-I TEXT", and scripts/judge.py has the last word,
-# from Python's json on the host. At least one line.
+# json NAME FILE: each line of FILE a case, NAME-1, NAME-2, ..., that the
+# host decides with Python's json (host_case). At least one line.
 json() {
 	[ -s "$2" ] || return 1
 	_i=0
 	while IFS= read -r line; do
 		_i=$((_i + 1))
-		log "    # PERFKMOD-JSON $1-$_i $line"
-		pass "$1-$_i"
+		echo "$line" >/tmp/json.line
+		host_case JSON "$1-$_i" /tmp/json.line
 	done <"$2"
 }
 

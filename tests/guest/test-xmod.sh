@@ -61,7 +61,7 @@ none_loaded() { ! grep -q "^xmod_" /proc/modules; }
 # The kernel log since the current case began.
 mark() {
 	case_name=$1
-	log "xmod: case $1"
+	note "xmod: case $1"
 }
 since() { dmesg | sed -n "/xmod: case $case_name\$/,\$p"; }
 said() { since | grep -q "$1"; }
@@ -97,7 +97,7 @@ gone() {
 		"records without the error bit after one with it"
 	check "$1-direct-callback-ran-no-more" is "$d" "$d0" "direct runs"
 	check "$1-deferred-callback-ran-no-more" is "$i" "$i0" "deferred runs"
-	log "xmod: $1: $r records, $e with the error bit; callbacks ran $d direct, $i deferred"
+	note "xmod: $1: $r records, $e with the error bit; callbacks ran $d direct, $i deferred"
 }
 
 # finish CASE OWNER_WARNINGS READER_WARNINGS: nothing is left, and
