@@ -82,8 +82,16 @@ fi
 kunit_tool() {
 	local ver dir
 
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12) || return 1
-	dir=$cache/src/kunit-tool_${ver//[^A-Za-z0-9.+-]/_}
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
+		return 1
+	ver=${ver//[^A-Za-z0-9.+-]/_}
+	# the whole tree, when scripts/kernel.sh has extracted it
+	dir=$cache/src/linux-source-6.12_$ver
+	if [ -f "$dir/.perfkmod-extracted" ]; then
+		echo "$dir/tools/testing/kunit/kunit.py"
+		return
+	fi
+	dir=$cache/src/kunit-tool_$ver
 	mkdir -p "$cache/src"
 	(
 		flock 8
@@ -104,8 +112,15 @@ lane_failed() {
 }
 
 # judge.py reads the KTAP of every lane that boots with KUnit's kunit.py
-PERFKMOD_KUNIT_TOOL=${PERFKMOD_KUNIT_TOOL:-$(kunit_tool)} || true
-export PERFKMOD_KUNIT_TOOL
+for lane in $lanes; do
+	case $lane in
+	x86-* | distro* | arm64-pmu)
+		PERFKMOD_KUNIT_TOOL=${PERFKMOD_KUNIT_TOOL:-$(kunit_tool)} || true
+		export PERFKMOD_KUNIT_TOOL
+		break
+		;;
+	esac
+done
 
 # build_modules TARGET...: build into .build/$lane/src; fail on any warning.
 build_modules() {
