@@ -11,6 +11,12 @@
 . /tests/lib.sh
 lane=$1
 
+# Nothing a script or a program prints goes to the console itself: there
+# it would break into the kernel's lines, the KTAP among them. What the
+# scripts print becomes diagnostic lines after each script; run.sh's own,
+# after the checks.
+exec >/tmp/run.out 2>&1
+
 # An emulated CPU on a loaded host can take minutes over a few thousand
 # RCU grace periods: report hung tasks after 10 minutes, not 2 (a real
 # deadlock is still reported, and the lane's timeout ends it).
@@ -114,8 +120,10 @@ for t in $scripts; do
 	name=${t##*/}
 	name=${name%.sh}
 	begin "$name"
-	sh "$t" "$lane"
-	end "$name" $?
+	sh "$t" "$lane" >/tmp/script.out 2>&1
+	rc=$?
+	[ -s /tmp/script.out ] && note "$(tail -n 40 /tmp/script.out)"
+	end "$name" $rc
 done
 
 # Fault injection for the KUnit stress suite, which sets its own fail-nth:
@@ -211,4 +219,5 @@ $leaks"
 else
 	skip kmemleak "no kmemleak in this kernel"
 fi
+[ -s /tmp/run.out ] && note "$(tail -n 40 /tmp/run.out)"
 end checks 0
