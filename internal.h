@@ -158,7 +158,8 @@ struct perfkmod_cpu {
  * @limit: overflows left to deliver before the counter stops; -1 for no
  *	limit, 0 for stopped. Atomic: the trampoline decrements it.
  * @stop_irq_work: queued by the trampoline to stop the counter from NMI.
- * @stop_work: what @stop_irq_work queues: disables the counter.
+ * @stop_work: what @stop_irq_work queues: disables the counter. The
+ *	counter code's: it sets it up, the overflow code only queues it.
  * @detaching: callbacks of this counter that perfkmod_callback_unregister()
  *	or a module going away took off its lists and is still waiting for
  *	(their deferred deliveries use the counter): the counter's release
@@ -235,7 +236,6 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
-void perfkmod_counter_stop(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 
 int perfkmod_series_init(void);

@@ -385,12 +385,6 @@ static void stop_irq_work(struct irq_work *work)
 				    stop_irq_work)->stop_work);
 }
 
-static void stop_work(struct work_struct *work)
-{
-	perfkmod_counter_stop(container_of(work, struct perfkmod_counter,
-					   stop_work));
-}
-
 void perfkmod_overflow_stop(struct perfkmod_counter *c)
 {
 	if (!c->stats)
@@ -655,7 +649,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
 
 /**
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
- * @c: the counter, before any of its events exists.
+ * @c: the counter, before any of its events exists; its @stop_work, which
+ *	@stop_irq_work queues, is the counter code's and set up already.
  *
  * Context: process context, may sleep.
  * Return: 0 or -%ENOMEM.
@@ -667,7 +662,6 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 	atomic_set(&c->limit, -1);
 	atomic_set(&c->detaching, 0);
 	init_irq_work(&c->stop_irq_work, stop_irq_work);
-	INIT_WORK(&c->stop_work, stop_work);
 	/* set_period() never makes a counting counter sample */
 	if (!perfkmod_config_samples(&c->config))
 		return 0;

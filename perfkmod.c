@@ -782,6 +782,8 @@ static int check_config(const struct perfkmod_config *cfg)
 	return 0;
 }
 
+static void stop_work(struct work_struct *work);
+
 struct perfkmod_counter *
 __perfkmod_counter_create(const struct perfkmod_config *config,
 			  struct module *owner)
@@ -800,6 +802,7 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	c->owner = owner;
 	mutex_init(&c->sync_lock);
 	mutex_init(&c->lock);
+	INIT_WORK(&c->stop_work, stop_work);
 	err = perfkmod_overflow_counter_init(c);
 	if (err)
 		goto err_free;
@@ -945,8 +948,8 @@ int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
 EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
 
 /**
- * perfkmod_counter_stop() - disable a counter that its overflows stopped
- * @c: the counter.
+ * stop_work() - disable a counter that its overflows stopped
+ * @work: the counter's @stop_work, which its @stop_irq_work queues.
  *
  * Run from a workqueue after perfkmod_overflow_stop() or the last overflow
  * of a refresh; does nothing if the counter was enabled again since, or is
@@ -954,8 +957,11 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
  *
  * Context: process context, may sleep.
  */
-void perfkmod_counter_stop(struct perfkmod_counter *c)
+static void stop_work(struct work_struct *work)
 {
+	struct perfkmod_counter *c = container_of(work, struct perfkmod_counter,
+						  stop_work);
+
 	mutex_lock(&c->lock);
 	if (!c->releasing && !atomic_read(&c->limit)) {
 		WRITE_ONCE(c->enabled, false);
