@@ -46,6 +46,11 @@ static char *series;
 module_param(series, charp, 0400);
 MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL[,records=N]:COUNTER:COUNTER...;...\"; a bad one fails the load");
 
+/* The hard ceilings of max_name_len, max_cmd_len and max_counters. */
+#define PERFKMOD_NAME_LIMIT		255
+#define PERFKMOD_CMD_LIMIT		4096
+#define PERFKMOD_MAX_COUNTERS_LIMIT	65536
+
 static int uint_range_set(const char *val, const struct kernel_param *kp,
 			  unsigned int min, unsigned int max)
 {
@@ -83,6 +88,26 @@ static const struct kernel_param_ops max_cmd_len_ops = {
 
 module_param_cb(max_cmd_len, &max_cmd_len_ops, &max_cmd_len, 0400);
 MODULE_PARM_DESC(max_cmd_len, "longest control command in bytes (16-4096, default 512)");
+
+/*
+ * The most named counters (control and counters=) at once, and the most
+ * named series, set at load time only; counters of other modules are
+ * theirs to bound.
+ */
+static unsigned int max_counters = 256;
+
+static int max_counters_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, PERFKMOD_MAX_COUNTERS_LIMIT);
+}
+
+static const struct kernel_param_ops max_counters_ops = {
+	.set = max_counters_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
+MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once, and most named series (1-65536, default 256)");
 
 /*
  * perfkmod_named_mutex protects perfkmod_named_list, named_count,
@@ -173,7 +198,7 @@ static int add_named(const char *name, const char *spec, const char **why)
 		return err;
 	if (name_taken(name))
 		return -EEXIST;
-	if (named_count >= perfkmod_max_counters) {
+	if (named_count >= max_counters) {
 		*why = "max_counters counters exist already";
 		return -ENOSPC;
 	}
@@ -328,7 +353,7 @@ static int add_series(const char *name, char **words, int nwords,
 	}
 	if (name_taken(name))
 		return -EEXIST;
-	if (series_count >= perfkmod_max_counters) {
+	if (series_count >= max_counters) {
 		*why = "max_counters series exist already";
 		return -ENOSPC;
 	}

@@ -16,18 +16,15 @@
 
 #include "perfkmod.h"
 
-/* Hard ceiling of the max_counters module parameter. */
-#define PERFKMOD_MAX_COUNTERS_LIMIT	65536
+/*
+ * Module parameters (Documentation/perfkmod.rst, "Module parameters", is
+ * where they are documented) are each defined in the file that uses them:
+ * counters, series, max_name_len, max_cmd_len and max_counters in
+ * control.c, ring_size in overflow.c, series_max_mb in series.c.
+ */
 
-/* Samples each deferred callback can hold per CPU (module parameter). */
+/* Samples each deferred callback can hold per CPU (ring_size; the tests') */
 extern unsigned int perfkmod_ring_size;
-
-/* The most named counters at once (module parameter, set at load time). */
-extern unsigned int perfkmod_max_counters;
-
-/* Hard ceilings of the max_name_len and max_cmd_len module parameters. */
-#define PERFKMOD_NAME_LIMIT	255
-#define PERFKMOD_CMD_LIMIT	4096
 
 /*
  * Per-CPU overflow statistics. Incremented with this_cpu_inc(), which is

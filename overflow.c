@@ -42,7 +42,9 @@
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/rculist.h>
 #include <linux/refcount.h>
@@ -136,6 +138,31 @@ struct perfkmod_callback {
  */
 static DEFINE_MUTEX(perfkmod_callback_mutex);
 static LIST_HEAD(perfkmod_callbacks);
+
+/* Samples a deferred callback's ring holds per CPU; a power of two. */
+unsigned int perfkmod_ring_size = 64;
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_ring_size);
+
+static int ring_size_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < 2 || n > 65536 || !is_power_of_2(n))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static const struct kernel_param_ops ring_size_ops = {
+	.set = ring_size_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(ring_size, &ring_size_ops, &perfkmod_ring_size, 0600);
+MODULE_PARM_DESC(ring_size, "samples per CPU a deferred callback can hold (power of two, 2-65536, default 64); applies to callbacks registered later");
 
 static struct perfkmod_ring *ring_alloc(unsigned int size, int cpu)
 {

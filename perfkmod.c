@@ -4,14 +4,12 @@
  *
  * Counter lifecycle (create, enable, disable, reset, read, release), the
  * per-CPU events of all-CPUs and one-CPU counters and their CPU hotplug,
- * module init, exit and parameters. The exported functions are documented
- * in perfkmod.h.
+ * module init and exit. The exported functions are documented in
+ * perfkmod.h.
  */
 #include <linux/cpuhotplug.h>
-#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/pid.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -20,50 +18,6 @@
 
 #include "compat.h"
 #include "internal.h"
-
-/*
- * The most named counters (control and counters=) at once, set at load
- * time only; counters of other modules are theirs to bound.
- */
-unsigned int perfkmod_max_counters = 256;
-
-static int max_counters_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, PERFKMOD_MAX_COUNTERS_LIMIT);
-}
-
-static const struct kernel_param_ops max_counters_ops = {
-	.set = max_counters_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(max_counters, &max_counters_ops, &perfkmod_max_counters, 0400);
-MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once, and most named series (1-65536, default 256)");
-
-/* Samples a deferred callback's ring holds per CPU; a power of two. */
-unsigned int perfkmod_ring_size = 64;
-EXPORT_SYMBOL_IF_KUNIT(perfkmod_ring_size);
-
-static int ring_size_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int n;
-	int err = kstrtouint(val, 0, &n);
-
-	if (err)
-		return err;
-	if (n < 2 || n > 65536 || !is_power_of_2(n))
-		return -EINVAL;
-	*(unsigned int *)kp->arg = n;
-	return 0;
-}
-
-static const struct kernel_param_ops ring_size_ops = {
-	.set = ring_size_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(ring_size, &ring_size_ops, &perfkmod_ring_size, 0600);
-MODULE_PARM_DESC(ring_size, "samples per CPU a deferred callback can hold (power of two, 2-65536, default 64); applies to callbacks registered later");
 
 /* The dynamic CPU hotplug state that tells per-CPU counters of CPUs. */
 static enum cpuhp_state perfkmod_hp_state;
