@@ -45,7 +45,8 @@ struct perfkmod_cpu {
 	/*
 	 * NULL when the CPU has no event: it was offline when the counter
 	 * was made, or making its event failed (@err). The detached event of
-	 * a CPU that went offline stays here until sync_cpus() retires it.
+	 * a CPU that went offline stays here until perfkmod_sync_cpus()
+	 * retires it.
 	 */
 	struct perf_event *event;
 	/* why event is NULL on an online CPU: the errno from perf, else 0 */
@@ -66,14 +67,14 @@ struct perfkmod_cpu {
 	 * reader never sees one without the other: bumped by the CPU hotplug
 	 * callback each time the CPU comes online or goes offline, with
 	 * PERFKMOD_CPU_DOWN set when it went offline (WRITE_ONCE() there,
-	 * READ_ONCE() once in sync_cpus()). @event is good only while
-	 * @event_seq, the @seq it was made at, equals it.
+	 * READ_ONCE() once in perfkmod_sync_cpus()). @event is good only
+	 * while @event_seq, the @seq it was made at, equals it.
 	 */
 	unsigned int seq;
 	unsigned int event_seq;
 	/*
 	 * Of a PMU that counts for several CPUs at once (see
-	 * event_is_shared() in perfkmod.c): the number plus one of the counted CPU
+	 * event_is_shared() in cpus.c): the number plus one of the counted CPU
 	 * whose event counts what this CPU's would, so that this CPU has
 	 * none; 0 otherwise. Changed under @sync_lock (WRITE_ONCE()), read
 	 * locklessly by perfkmod_counter_read_local().
@@ -97,13 +98,13 @@ struct perfkmod_cpu {
  * @config: the config it was created from; @config.task is NULL (the task,
  *	if any, is named by @config.pid).
  * @sync_lock: serialises the making and retiring of a per-CPU counter's
- *	events (sync_cpus(): @hotplug_work, create, enable) with each other
- *	and with perfkmod_counter_set_period(). Held while perf makes or
- *	releases an event, which takes cpu_hotplug_lock for reading (the
- *	static_key_slow_inc() and _dec() of software and tracepoint events,
- *	with JUMP_LABEL): never taken under cpu_hotplug_lock, so the CPU
- *	hotplug callback takes no lock of perfkmod's and leaves the events to
- *	@hotplug_work.
+ *	events (perfkmod_sync_cpus(): @hotplug_work, create, enable) with
+ *	each other and with perfkmod_counter_set_period(). Held while perf
+ *	makes or releases an event, which takes cpu_hotplug_lock for reading
+ *	(the static_key_slow_inc() and _dec() of software and tracepoint
+ *	events, with JUMP_LABEL): never taken under cpu_hotplug_lock, so the
+ *	CPU hotplug callback takes no lock of perfkmod's and leaves the events
+ *	to @hotplug_work.
  * @lock: protects @enabled, the events, errors and values in @cpus (each
  *	CPU's @event changes under both locks: under either it is stable), and
  *	@base writes; serialises disable, reset, the reads of per-CPU
@@ -113,14 +114,14 @@ struct perfkmod_cpu {
  *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
  *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and
  *	by the series' cpuhp_state_add/remove_instance), @lock, then perf's
- *	context mutexes; perfkmod_counters_mutex (perfkmod.c) is a leaf,
+ *	context mutexes; perfkmod_counters_mutex (cpus.c) is a leaf,
  *	taken under cpu_hotplug_lock or perfkmod_named_mutex, or alone.
  *	perfkmod_named_mutex is also held while waiting for @hotplug_work
  *	(which takes @sync_lock) and for debugfs readers (which take
  *	perfkmod_named.lock or @lock), which the order allows.
  * @enabled: counting is on; a CPU that comes online gets its event in this
- *	state. Written under @lock with WRITE_ONCE(); sync_cpus() reads it
- *	without, and mends an event made meanwhile under @lock.
+ *	state. Written under @lock with WRITE_ONCE(); perfkmod_sync_cpus()
+ *	reads it without, and mends an event made meanwhile under @lock.
  * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
@@ -136,8 +137,8 @@ struct perfkmod_cpu {
  * @system_pmu: the counter's PMU is not the CPUs' own: it takes no task
  *	events (uncore, RAPL, cstate, ...), or an event of it counts for more
  *	CPUs than the one it was made for (see event_is_shared() in
- *	perfkmod.c). Set once, with WRITE_ONCE(), when sync_cpus() makes the
- *	first event that tells.
+ *	cpus.c). Set once, with WRITE_ONCE(), when perfkmod_sync_cpus() makes
+ *	the first event that tells.
  * @created: create has returned it (smp_store_release()): a per-CPU
  *	counter is on its list before, for the CPU hotplug callbacks, and
  *	the module notifier leaves it alone until then.
@@ -224,9 +225,38 @@ static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
 	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
 }
 
+/*
+ * The highest frequency of cpu-clock and task-clock, whose frequency perf
+ * turns into a period: their timer's 10 us floor, and the default of
+ * kernel.perf_event_max_sample_rate, which perfkmod cannot read.
+ */
+#define PERFKMOD_TIMER_FREQ_MAX	100000
+
+/* event.c: one perf event of a counter */
+void perfkmod_config_to_attr(const struct perfkmod_config *cfg,
+			     struct perf_event_attr *attr);
+struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
+					 struct task_struct *task, bool disabled);
+void perfkmod_add_event_value(struct perf_event *event,
+			      struct perfkmod_value *val);
+
+/* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
 int perfkmod_hotplug_init(void);
-void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
 void perfkmod_hotplug_exit(void);
+void perfkmod_list_task_counter(struct perfkmod_counter *c);
+void perfkmod_unlist_counter(struct perfkmod_counter *c);
+struct perfkmod_counter *perfkmod_counter_owned_by(struct module *mod);
+int perfkmod_create_cpus(struct perfkmod_counter *c);
+int perfkmod_sync_cpus(struct perfkmod_counter *c);
+void perfkmod_release_cpus(struct perfkmod_counter *c);
+void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
+
+/* counter.c: the counter lifecycle */
+int perfkmod_counter_cache_init(void);
+void perfkmod_counter_cache_exit(void);
+int perfkmod_counters_release_owner(struct module *mod);
+
+/* overflow.c: the trampoline and the callbacks */
 
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
@@ -235,6 +265,7 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 
+/* series.c: time series */
 int perfkmod_series_init(void);
 void perfkmod_series_exit(void);
 int perfkmod_series_release_owner(struct module *mod);

@@ -151,9 +151,10 @@ static void raw_nmi_handler(struct perf_event *event,
 }
 
 /*
- * The raw-perf baseline's attr, built as perfkmod builds it (config_to_attr()
- * in perfkmod.c, which perfkmod does not export): a copy on purpose, so that
- * the baseline does not depend on the code it is measured against.
+ * The raw-perf baseline's attr, built as perfkmod builds it
+ * (perfkmod_config_to_attr() in event.c, which perfkmod does not export): a
+ * copy on purpose, so that the baseline does not depend on the code it is
+ * measured against.
  */
 static void config_to_raw(const struct perfkmod_config *cfg,
 			  struct perf_event_attr *attr)

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfkmod: in-kernel performance counters for kernel code and root users.
+ *
+ * The counter lifecycle: create, enable, disable, reset, read, period,
+ * state and release, of task counters and, through cpus.c, of per-CPU
+ * ones. The exported functions are documented in perfkmod.h.
+ */
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+/*
+ * Counters, in a cache of their own: 488 bytes each on Debian 12's x86-64
+ * kernel (kmalloc's next size is 512), and destroying it at unload says
+ * whether any was left.
+ */
+static struct kmem_cache *perfkmod_counter_cache;
+
+/**
+ * perfkmod_counter_cache_init() - make the cache of counters
+ *
+ * Context: process context, may sleep; called once from module init.
+ * Return: 0 or -%ENOMEM.
+ */
+int perfkmod_counter_cache_init(void)
+{
+	perfkmod_counter_cache = KMEM_CACHE(perfkmod_counter, 0);
+	return perfkmod_counter_cache ? 0 : -ENOMEM;
+}
+
+/**
+ * perfkmod_counter_cache_exit() - destroy the cache of counters
+ *
+ * Every counter must be released first.
+ *
+ * Context: process context, may sleep; called once from module exit.
+ */
+void perfkmod_counter_cache_exit(void)
+{
+	kmem_cache_destroy(perfkmod_counter_cache);
+}
+
+/* One CPU's share of a per-CPU counter; called with @c->lock held. */
+static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
+			    struct perfkmod_value *val)
+{
+	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+	lockdep_assert_held(&c->lock);
+	*val = pc->retired;
+	if (pc->event)
+		perfkmod_add_event_value(pc->event, val);
+	val->value -= min(val->value, pc->base);
+}
+
+/* The task a config names, with a reference held, or an ERR_PTR(). */
+static struct task_struct *get_config_task(const struct perfkmod_config *cfg)
+{
+	struct task_struct *task;
+
+	if (cfg->task) {
+		get_task_struct(cfg->task);
+		return cfg->task;
+	}
+	if (cfg->pid <= 0)
+		return ERR_PTR(-EINVAL);
+	rcu_read_lock();
+	task = pid_task(find_vpid(cfg->pid), PIDTYPE_PID);
+	if (task)
+		get_task_struct(task);
+	rcu_read_unlock();
+	return task ?: ERR_PTR(-ESRCH);
+}
+
+static int create_task(struct perfkmod_counter *c)
+{
+	struct task_struct *task = get_config_task(&c->config);
+	int err = 0;
+
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	c->config.pid = task_pid_vnr(task);
+	c->config.task = NULL;
+	/* perf holds its own reference to the task as long as the event */
+	c->event = perfkmod_create_event(c, -1, task, !c->enabled);
+	if (IS_ERR(c->event))
+		err = PTR_ERR(c->event);
+	put_task_struct(task);
+	return err;
+}
+
+static int check_config(const struct perfkmod_config *cfg)
+{
+	if (cfg->sample_period && cfg->sample_freq)
+		return -EINVAL;
+	if (cfg->sample_period & BIT_ULL(63))
+		return -EINVAL;
+	if (cfg->precise_ip > 3)
+		return -EINVAL;
+	if (cfg->target > PERFKMOD_TARGET_TASK)
+		return -EINVAL;
+	/*
+	 * A field the target does not use is a mistake (a zeroed target with
+	 * a @cpu is all CPUs, not that CPU): refused, never ignored.
+	 */
+	if (cfg->target == PERFKMOD_TARGET_CPU ? cfg->cpu < 0 : cfg->cpu)
+		return -EINVAL;
+	if (cfg->target == PERFKMOD_TARGET_TASK ?
+	    !cfg->task == !cfg->pid : cfg->task || cfg->pid || cfg->inherit)
+		return -EINVAL;
+	if (cfg->type != PERF_TYPE_BREAKPOINT &&
+	    (cfg->bp_addr || cfg->bp_len || cfg->bp_type))
+		return -EINVAL;
+	/*
+	 * perf_event_enable() reaches the task's own event, not the children
+	 * it was inherited to: children forked while it is off never count.
+	 */
+	if (cfg->target == PERFKMOD_TARGET_TASK && cfg->inherit && cfg->disabled)
+		return -EINVAL;
+	/*
+	 * arm64 steps over a watched instruction only for perf's default
+	 * overflow handler; with the trampoline it would trap forever.
+	 */
+	if (IS_ENABLED(CONFIG_ARM64) && cfg->type == PERF_TYPE_BREAKPOINT &&
+	    perfkmod_config_samples(cfg))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void stop_work(struct work_struct *work);
+
+struct perfkmod_counter *
+__perfkmod_counter_create(const struct perfkmod_config *config,
+			  struct module *owner)
+{
+	struct perfkmod_counter *c;
+	int err;
+
+	err = check_config(config);
+	if (err)
+		return ERR_PTR(err);
+	c = kmem_cache_zalloc(perfkmod_counter_cache, GFP_KERNEL);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	c->config = *config;
+	c->enabled = !config->disabled;
+	c->owner = owner;
+	mutex_init(&c->sync_lock);
+	mutex_init(&c->lock);
+	INIT_WORK(&c->stop_work, stop_work);
+	err = perfkmod_overflow_counter_init(c);
+	if (err)
+		goto err_free;
+
+	switch (config->target) {
+	case PERFKMOD_TARGET_ALL_CPUS:
+	case PERFKMOD_TARGET_CPU:
+		err = perfkmod_create_cpus(c);
+		break;
+	case PERFKMOD_TARGET_TASK:
+		err = create_task(c);
+		break;
+	}
+	if (err)
+		goto err_overflow;
+	c->config.task = NULL;
+	/* the module notifier may release it from here on */
+	smp_store_release(&c->created, true);
+	/* a per-CPU counter is listed already, for the hotplug callbacks */
+	if (!perfkmod_per_cpu(c))
+		perfkmod_list_task_counter(c);
+	pr_debug("created counter type %u config %#llx target %d\n",
+		 config->type, config->config, config->target);
+	return c;
+
+err_overflow:
+	perfkmod_overflow_counter_exit(c);
+err_free:
+	mutex_destroy(&c->lock);
+	mutex_destroy(&c->sync_lock);
+	kmem_cache_free(perfkmod_counter_cache, c);
+	pr_debug("create type %u config %#llx: %pe\n", config->type,
+		 config->config, ERR_PTR(err));
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
+
+void perfkmod_counter_release(struct perfkmod_counter *c)
+{
+	if (IS_ERR_OR_NULL(c))
+		return;
+	pr_debug("release counter type %u config %#llx\n", c->config.type,
+		 c->config.config);
+	perfkmod_unlist_counter(c);
+	/* another module's series may read it: they read it no more */
+	perfkmod_series_forget(c);
+	if (perfkmod_config_samples(&c->config)) {
+		perfkmod_overflow_counter_quiesce(c);
+		/* a stop queued from an overflow must not touch the events */
+		mutex_lock(&c->lock);
+		c->releasing = true;
+		mutex_unlock(&c->lock);
+	}
+	if (perfkmod_per_cpu(c))
+		perfkmod_release_cpus(c);
+	else
+		perf_event_release_kernel(c->event);
+	/*
+	 * Kernels without upstream's fix of __perf_event_overflow() against
+	 * perf_remove_from_context() ran software and tracepoint overflows
+	 * with interrupts on: the trampoline may still be running on an event
+	 * just released, reading @c. Every context perf calls it in is an RCU
+	 * read-side section (NMI included), so a grace period waits for it.
+	 * A counting counter's events have no handler: no wait for them.
+	 */
+	if (perfkmod_config_samples(&c->config))
+		synchronize_rcu();
+	perfkmod_overflow_counter_exit(c);
+	free_percpu(c->cpus);
+	mutex_destroy(&c->lock);
+	mutex_destroy(&c->sync_lock);
+	kmem_cache_free(perfkmod_counter_cache, c);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_release);
+
+/* Call @fn on each of @c's perf events, with @c->lock held. */
+static void apply_to_events(struct perfkmod_counter *c,
+			    void (*fn)(struct perf_event *event))
+{
+	int cpu;
+
+	lockdep_assert_held(&c->lock);
+	if (!perfkmod_per_cpu(c)) {
+		fn(c->event);
+		return;
+	}
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		/*
+		 * Not the stale event of a CPU that went and came back since
+		 * its event was made: perf would count enabled time for it
+		 * until the hotplug work retires it.
+		 */
+		if (pc->event && (fn != perf_event_enable ||
+				  pc->event_seq == READ_ONCE(pc->seq)))
+			fn(pc->event);
+	}
+}
+
+/*
+ * Start counting, delivering @limit overflows (-1: all); CPUs whose event
+ * could not be made are tried again.
+ */
+static void enable(struct perfkmod_counter *c, int limit)
+{
+	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->lock);
+	atomic_set(&c->limit, limit);
+	WRITE_ONCE(c->enabled, true);
+	mutex_unlock(&c->lock);
+	/*
+	 * First, so that the stale event of a CPU that came back is retired,
+	 * not enabled (a CPU that comes and goes meanwhile has its event
+	 * retired by the work its callback queues).
+	 */
+	if (perfkmod_per_cpu(c))
+		perfkmod_sync_cpus(c);
+	mutex_lock(&c->lock);
+	/*
+	 * A disable, or the stop of an overflow limit reached, while the
+	 * lock was dropped has the last word.
+	 */
+	if (c->enabled)
+		apply_to_events(c, perf_event_enable);
+	mutex_unlock(&c->lock);
+	mutex_unlock(&c->sync_lock);
+}
+
+void perfkmod_counter_enable(struct perfkmod_counter *c)
+{
+	enable(c, -1);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
+
+int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
+{
+	if (!perfkmod_config_samples(&c->config) || !n)
+		return -EINVAL;
+	enable(c, min_t(unsigned int, n, INT_MAX));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
+
+/**
+ * stop_work() - disable a counter that its overflows stopped
+ * @work: the counter's @stop_work, which its @stop_irq_work queues.
+ *
+ * Run from a workqueue after perfkmod_overflow_stop() or the last overflow
+ * of a refresh; does nothing if the counter was enabled again since, or is
+ * being released.
+ *
+ * Context: process context, may sleep.
+ */
+static void stop_work(struct work_struct *work)
+{
+	struct perfkmod_counter *c = container_of(work, struct perfkmod_counter,
+						  stop_work);
+
+	mutex_lock(&c->lock);
+	if (!c->releasing && !atomic_read(&c->limit)) {
+		WRITE_ONCE(c->enabled, false);
+		apply_to_events(c, perf_event_disable);
+	}
+	mutex_unlock(&c->lock);
+}
+
+void perfkmod_counter_disable(struct perfkmod_counter *c)
+{
+	mutex_lock(&c->lock);
+	WRITE_ONCE(c->enabled, false);
+	apply_to_events(c, perf_event_disable);
+	mutex_unlock(&c->lock);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_disable);
+
+void perfkmod_counter_reset(struct perfkmod_counter *c)
+{
+	struct perfkmod_value val = {};
+	int cpu;
+
+	mutex_lock(&c->lock);
+	if (!perfkmod_per_cpu(c)) {
+		perfkmod_add_event_value(c->event, &val);
+		/* pairs with READ_ONCE() in perfkmod_counter_read() */
+		WRITE_ONCE(c->base, val.value);
+	} else {
+		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+			val = pc->retired;
+			if (pc->event)
+				perfkmod_add_event_value(pc->event, &val);
+			/* read locklessly by perfkmod_counter_read_local() */
+			WRITE_ONCE(pc->base, val.value);
+		}
+	}
+	mutex_unlock(&c->lock);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_reset);
+
+u64 perfkmod_scale(u64 value, u64 enabled, u64 running)
+{
+	if (!running)
+		return 0;
+	if (running >= enabled)
+		return value;
+	/* the quotient fits in 64 bits iff the product's top half < running */
+	if (mul_u64_u64_shr(value, enabled, 64) >= running)
+		return U64_MAX;
+	return mul_u64_u64_div_u64(value, enabled, running);
+}
+EXPORT_SYMBOL_GPL(perfkmod_scale);
+
+void perfkmod_counter_read(struct perfkmod_counter *c,
+			   struct perfkmod_value *val)
+{
+	struct perfkmod_value cpu_val;
+	u64 base;
+	int cpu;
+
+	if (c->config.target == PERFKMOD_TARGET_CPU) {
+		/* its one CPU; the lock keeps hotplug from swapping the event */
+		mutex_lock(&c->lock);
+		read_cpu_locked(c, c->config.cpu, val);
+		mutex_unlock(&c->lock);
+	} else if (!perfkmod_per_cpu(c)) {
+		memset(val, 0, sizeof(*val));
+		perfkmod_add_event_value(c->event, val);
+		/*
+		 * A reset racing with this read may leave a base above the
+		 * value read before it: that read is then as good as zero.
+		 */
+		base = READ_ONCE(c->base);
+		val->value -= min(val->value, base);
+	} else {
+		memset(val, 0, sizeof(*val));
+		mutex_lock(&c->lock);
+		for_each_possible_cpu(cpu) {
+			read_cpu_locked(c, cpu, &cpu_val);
+			val->value += cpu_val.value;
+			val->enabled += cpu_val.enabled;
+			val->running += cpu_val.running;
+		}
+		mutex_unlock(&c->lock);
+	}
+	val->scaled = perfkmod_scale(val->value, val->enabled, val->running);
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read);
+
+int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
+			      struct perfkmod_value *val)
+{
+	if (c->config.target != PERFKMOD_TARGET_ALL_CPUS || cpu < 0 ||
+	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return -EINVAL;
+	mutex_lock(&c->lock);
+	read_cpu_locked(c, cpu, val);
+	mutex_unlock(&c->lock);
+	val->scaled = perfkmod_scale(val->value, val->enabled, val->running);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
+
+/* cpu-clock and task-clock: perf turns their frequency into a period. */
+static bool is_timer(const struct perfkmod_config *cfg)
+{
+	return cfg->type == PERF_TYPE_SOFTWARE &&
+	       (cfg->config == PERF_COUNT_SW_CPU_CLOCK ||
+		cfg->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+/*
+ * Set @event's period, or its frequency for a counter made with one. perf
+ * turns the frequency of cpu-clock and task-clock into a fixed period when
+ * it makes the event (their hrtimer has no frequency mode, and
+ * attr.freq is cleared): those get one second divided by the frequency.
+ */
+static int set_event_period(struct perfkmod_counter *c,
+			    struct perf_event *event, u64 value)
+{
+	if (c->config.sample_freq && !event->attr.freq)
+		value = div64_u64(NSEC_PER_SEC, value);
+	return perf_event_period(event, value);
+}
+
+/*
+ * All or nothing: the CPUs' events may be of different PMUs (a hybrid
+ * system's PMU of each CPU, for a generic hardware event), whose limits
+ * differ, so a value one event took may be refused by the next. The events
+ * before @failed, in the order perfkmod_counter_set_period() sets them, get
+ * @c's period or frequency back, which their PMU took when they were made.
+ * Called with @c->sync_lock and @c->lock held.
+ */
+static void restore_period(struct perfkmod_counter *c, int failed)
+{
+	u64 old = c->config.sample_freq ?: c->config.sample_period;
+	int cpu, err;
+
+	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (cpu == failed)
+			break;
+		if (!pc->event)
+			continue;
+		err = set_event_period(c, pc->event, old);
+		if (err)
+			pr_warn("CPU %d: the old period not restored: %pe\n",
+				cpu, ERR_PTR(err));
+	}
+}
+
+/*
+ * Whether perf takes @freq for @c's event, asked of a disabled event made
+ * for the purpose on an online CPU: for a per-CPU counter none of whose
+ * CPUs has an event (its CPU is offline), so that a value is refused now
+ * rather than when the CPU comes back. Never enabled, it cannot overflow.
+ */
+static int probe_freq(struct perfkmod_counter *c, u64 freq)
+{
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	int err = -ENODEV, tries, cpu;
+
+	perfkmod_config_to_attr(&c->config, &attr);
+	attr.disabled = 1;
+	/* a CPU that goes offline meanwhile: try another */
+	for (tries = 0; tries < 3 && err == -ENODEV; tries++) {
+		cpu = cpumask_first(cpu_online_mask);
+		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							 perfkmod_overflow, c);
+		if (IS_ERR(event)) {
+			err = PTR_ERR(event);
+			continue;
+		}
+		err = perf_event_period(event, freq);
+		perf_event_release_kernel(event);
+	}
+	return err;
+}
+
+int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
+{
+	bool live = false;
+	u64 freq;
+	int cpu, err = 0;
+
+	/* refused here whether or not an event is live to ask perf */
+	if (!perfkmod_config_samples(&c->config) || !value)
+		return -EINVAL;
+	/* only whether it is 0 matters, which no set_period() changes */
+	freq = READ_ONCE(c->config.sample_freq);
+	if (freq && is_timer(&c->config) && value > PERFKMOD_TIMER_FREQ_MAX)
+		return -EINVAL;
+	if (!freq && (value & BIT_ULL(63)))
+		return -EINVAL;
+
+	/* no CPU's event made or retired meanwhile */
+	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->lock);
+	if (!perfkmod_per_cpu(c)) {
+		err = set_event_period(c, c->event, value);
+	} else {
+		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+			if (!pc->event)
+				continue;
+			live = true;
+			err = set_event_period(c, pc->event, value);
+			if (err) {
+				restore_period(c, cpu);
+				break;
+			}
+		}
+	}
+	mutex_unlock(&c->lock);
+	/*
+	 * No event: the frequency limit, asked of perf all the same, without
+	 * @lock (perf makes an event).
+	 */
+	if (perfkmod_per_cpu(c) && !live && c->config.sample_freq &&
+	    !is_timer(&c->config))
+		err = probe_freq(c, value);
+	/* CPUs that come online later get the new value too */
+	if (!err) {
+		mutex_lock(&c->lock);
+		if (c->config.sample_freq)
+			WRITE_ONCE(c->config.sample_freq, value);
+		else
+			WRITE_ONCE(c->config.sample_period, value);
+		mutex_unlock(&c->lock);
+	}
+	mutex_unlock(&c->sync_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_set_period);
+
+/* perf's state of one event, read without perf's locks. */
+static enum perfkmod_state event_state(struct perf_event *event)
+{
+	switch (READ_ONCE(event->state)) {
+	case PERF_EVENT_STATE_ERROR:
+		return PERFKMOD_STATE_ERROR;
+	case PERF_EVENT_STATE_EXIT:
+	case PERF_EVENT_STATE_DEAD:
+		return PERFKMOD_STATE_EXIT;
+	case PERF_EVENT_STATE_OFF:
+		return PERFKMOD_STATE_OFF;
+	default:
+		return PERFKMOD_STATE_ACTIVE;
+	}
+}
+
+enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
+{
+	enum perfkmod_state state;
+	int cpu;
+
+	if (!perfkmod_per_cpu(c))
+		return event_state(c->event);
+
+	mutex_lock(&c->lock);
+	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (READ_ONCE(pc->err) ||
+		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))
+			state = PERFKMOD_STATE_ERROR;
+	}
+	mutex_unlock(&c->lock);
+	return state;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_state);
+
+const struct perfkmod_config *
+perfkmod_counter_config(const struct perfkmod_counter *c)
+{
+	return &c->config;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_config);
+
+static const struct {
+	int err;
+	const char *text;
+} errno_texts[] = {
+	{ 0, "success" },
+	{ -ENOENT,
+	  "no PMU has this event: the CPU's PMU lacks it, or there is no PMU (as in most VMs)" },
+	{ -EOPNOTSUPP,
+	  "the PMU cannot do this: an exclude_* flag, precise_ip, or sampling it lacks" },
+	{ -EINVAL,
+	  "invalid event settings, or a setting the target or event type does not use" },
+	{ -ENODEV, "the CPU is offline or does not exist" },
+	{ -ESRCH, "no such task, or it is exiting" },
+	{ -EBUSY, "the PMU is busy: an exclusive event holds it" },
+	{ -ENOSPC, "no free hardware slot: every breakpoint register is in use" },
+	{ -ENOMEM, "out of memory" },
+	{ -ERANGE, "a number is out of range" },
+	{ -E2BIG, "the text is too long" },
+	{ -EEXIST, "a counter with this name exists" },
+	{ -EACCES, "not permitted" },
+	{ -EPERM, "not permitted" },
+	{ -ENODATA, "this CPU has no event: perf refused it when the CPU came online" },
+};
+
+const char *perfkmod_strerror(int err)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errno_texts); i++)
+		if (errno_texts[i].err == err)
+			return errno_texts[i].text;
+	return "unexpected error";
+}
+EXPORT_SYMBOL_GPL(perfkmod_strerror);
+
+/**
+ * perfkmod_counters_release_owner() - release the counters a module left
+ * @mod: a module going away, whose series and callbacks are gone.
+ *
+ * Context: process context, may sleep.
+ * Return: how many counters @mod had left.
+ */
+int perfkmod_counters_release_owner(struct module *mod)
+{
+	struct perfkmod_counter *found;
+	int n = 0;
+
+	while ((found = perfkmod_counter_owned_by(mod))) {
+		perfkmod_counter_release(found);
+		n++;
+	}
+	return n;
+}

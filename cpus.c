@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU events of all-CPUs and one-CPU counters: made for the CPUs
+ * online when the counter is made, then brought in line as CPUs come and
+ * go, by the work that the CPU hotplug callbacks queue; the lists of
+ * counters that those callbacks walk and a module's going away searches;
+ * and perfkmod_counter_read_local(), which reads this CPU's event of a
+ * counter (or a task counter's event) without a lock. The exported
+ * functions are documented in perfkmod.h.
+ */
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/topology.h>
+#include <linux/workqueue.h>
+
+#include "compat.h"
+#include "internal.h"
+
+/* The dynamic CPU hotplug state that tells per-CPU counters of CPUs. */
+static enum cpuhp_state perfkmod_hp_state;
+
+/*
+ * Every counter, for cleaning up after a module that unloads with counters
+ * it did not release: the per-CPU ones, which the CPU hotplug callbacks
+ * also walk, and the task ones. perfkmod_counters_mutex protects the
+ * lists. It is taken in the callbacks, under the CPU hotplug lock, and
+ * elsewhere with no lock of perfkmod's but perfkmod_named_mutex held;
+ * nothing but the workqueue's own locks is taken under it. (Lists of one
+ * mutex rather than a multi-instance hotplug state: adding and removing
+ * an instance takes the CPU hotplug lock and the state's mutex, on every
+ * create and release.)
+ */
+static DEFINE_MUTEX(perfkmod_counters_mutex);
+static LIST_HEAD(perfkmod_per_cpu_counters);
+static LIST_HEAD(perfkmod_task_counters);
+
+static void list_counter(struct perfkmod_counter *c, struct list_head *list)
+{
+	mutex_lock(&perfkmod_counters_mutex);
+	list_add_tail(&c->all, list);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
+
+/**
+ * perfkmod_list_task_counter() - list a task counter, once it is made
+ * @c: a task counter, which create is about to return.
+ *
+ * Listed, it is found by perfkmod_counter_owned_by() when its owner goes.
+ *
+ * Context: process context, may sleep; takes perfkmod_counters_mutex.
+ */
+void perfkmod_list_task_counter(struct perfkmod_counter *c)
+{
+	list_counter(c, &perfkmod_task_counters);
+}
+
+/**
+ * perfkmod_unlist_counter() - take a counter off its list
+ * @c: a counter, listed.
+ *
+ * Once it returns, no CPU hotplug callback sees @c.
+ *
+ * Context: process context, may sleep; takes perfkmod_counters_mutex.
+ */
+void perfkmod_unlist_counter(struct perfkmod_counter *c)
+{
+	mutex_lock(&perfkmod_counters_mutex);
+	list_del(&c->all);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
+
+/* Whether a per-CPU counter (all CPUs, or one) counts on @cpu. */
+static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
+{
+	return c->config.target == PERFKMOD_TARGET_ALL_CPUS ||
+	       cpu == c->config.cpu;
+}
+
+/*
+ * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
+ * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
+ * is held for writing. No perf event may be made or released here: perf's
+ * software and tracepoint events flip static keys, which take
+ * cpus_read_lock() (with CONFIG_JUMP_LABEL, as in every distribution
+ * kernel) and would deadlock. So this only notes that the CPU's event, if
+ * any, is no longer good, and leaves the work to perfkmod_sync_cpus(), in
+ * a workqueue. perf detaches the events of a CPU going offline for good
+ * (after this callback, which runs before perf's own); perfkmod_sync_cpus()
+ * keeps what such an event counted and makes a new one when the CPU is
+ * back. Never fails: a CPU must come online even when its event cannot be
+ * made; it then reads as in error.
+ */
+static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
+			bool down)
+{
+	struct perfkmod_cpu *pc;
+
+	if (!counts_on(c, cpu))
+		return;
+	pc = perfkmod_cpu_share(c, cpu);
+	/*
+	 * Only written here: a new generation, and the direction in the same
+	 * store. Pairs with READ_ONCE() in perfkmod_sync_cpus().
+	 */
+	WRITE_ONCE(pc->seq, ((pc->seq | PERFKMOD_CPU_DOWN) + 1) |
+			    (down ? PERFKMOD_CPU_DOWN : 0));
+	/* seen before the CPU is active: see enodev_answer() */
+	smp_mb();
+	WRITE_ONCE(c->sync_queued, true);
+	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
+}
+
+static void cpu_changed_all(unsigned int cpu, bool down)
+{
+	struct perfkmod_counter *c;
+
+	mutex_lock(&perfkmod_counters_mutex);
+	list_for_each_entry(c, &perfkmod_per_cpu_counters, all)
+		cpu_changed(c, cpu, down);
+	mutex_unlock(&perfkmod_counters_mutex);
+}
+
+static int perfkmod_cpu_online(unsigned int cpu)
+{
+	cpu_changed_all(cpu, false);
+	return 0;
+}
+
+static int perfkmod_cpu_offline(unsigned int cpu)
+{
+	cpu_changed_all(cpu, true);
+	return 0;
+}
+
+/*
+ * What perf's -ENODEV for @cpu, whose event was being made at @seq, means.
+ * perf answers -ENODEV for a CPU whose perf context is off: from its
+ * teardown at CPUHP_AP_PERF_ONLINE until CPUHP_PERF_PREPARE brings it back.
+ * perfkmod's callback (CPUHP_AP_ONLINE_DYN) runs between that and the
+ * CPU's active state either way: a CPU going down stops being active, then
+ * perfkmod's callback bumps @seq, then perf turns its context off; one
+ * coming up has its context on, then perfkmod's callback bumps @seq and
+ * queues a sync, then it becomes active. So on an active CPU, a moved @seq
+ * says the CPU went and came back meanwhile (a sync is queued: 0), an
+ * unchanged one that -ENODEV is the PMU's own answer. On a CPU not active,
+ * perf's context may be off or on: -EAGAIN, try again later. Likewise while
+ * another CPU is between states (online, not active): a PMU that serves
+ * this CPU from another (uncore, RAPL) may have moved the event to that
+ * one, whose context perf is turning off or has not turned on yet.
+ */
+static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
+{
+	if (!cpu_active(cpu) || !cpumask_equal(cpu_online_mask, cpu_active_mask))
+		return -EAGAIN;
+	/* pairs with smp_mb() in cpu_changed() */
+	smp_rmb();
+	return READ_ONCE(pc->seq) == seq ? -ENODEV : 0;
+}
+
+/*
+ * The CPUs that a PMU with @scope counts for together with @cpu: what perf
+ * reads its events on (perf_scope_cpu_topology_cpumask(), not exported).
+ */
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+static const struct cpumask *scope_cpus(unsigned int scope, int cpu)
+{
+	switch (scope) {
+	case PERF_PMU_SCOPE_CORE:
+		return topology_sibling_cpumask(cpu);
+	case PERF_PMU_SCOPE_DIE:
+		return topology_die_cpumask(cpu);
+	case PERF_PMU_SCOPE_CLUSTER:
+		return topology_cluster_cpumask(cpu);
+	case PERF_PMU_SCOPE_PKG:
+		return topology_core_cpumask(cpu);
+	case PERF_PMU_SCOPE_SYS_WIDE:
+		return cpu_online_mask;
+	}
+	return cpumask_of(cpu);
+}
+#endif
+
+/*
+ * Whether @event, just made for @cpu, counts for more CPUs than @cpu: its
+ * PMU moved it to a CPU of its choosing, which serves a whole package or
+ * die (uncore, RAPL, AMD's uncore), or the PMU has a scope (6.11 and later:
+ * cstate_core, cstate_pkg, ...), whose events stay where they were made
+ * and read the one counter of the core, die, cluster or package.
+ */
+static bool event_is_shared(struct perf_event *event, int cpu)
+{
+	if (READ_ONCE(event->cpu) != cpu)
+		return true;
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+	if (event->pmu->scope != PERF_PMU_SCOPE_NONE)
+		return true;
+#endif
+	return false;
+}
+
+/*
+ * Whether @a and @b, events of one counter, count the same: on one CPU
+ * (where the PMU moved both, or one migrated to the CPU of the other), or
+ * on CPUs of one scope of a PMU with a scope. @b is on an online CPU, whose
+ * topology masks hold the online CPUs of its core, die and package.
+ */
+static bool events_count_alike(struct perf_event *a, struct perf_event *b)
+{
+	int acpu = READ_ONCE(a->cpu), bcpu = READ_ONCE(b->cpu);
+
+	if (acpu == bcpu)
+		return true;
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+	if (b->pmu->scope != PERF_PMU_SCOPE_NONE && acpu >= 0)
+		return cpumask_test_cpu(acpu, scope_cpus(b->pmu->scope, bcpu));
+#endif
+	return false;
+}
+
+/*
+ * The counted CPU, other than @cpu, whose event counts what @event (made
+ * for @cpu) counts; -1 if there is none. Also a CPU whose event went stale
+ * since the first pass of perfkmod_sync_cpus() (the CPU went offline
+ * meanwhile): the sync its callback queued retires that event, then makes
+ * the next, so that the two never count at once. Called with
+ * @c->sync_lock held.
+ */
+static int find_server(struct perfkmod_counter *c, int cpu,
+		       struct perf_event *event)
+{
+	int other;
+
+	lockdep_assert_held(&c->sync_lock);
+	for_each_cpu(other, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, other);
+
+		if (other != cpu && pc->event &&
+		    events_count_alike(pc->event, event))
+			return other;
+	}
+	return -1;
+}
+
+/*
+ * Retire the event of counted CPU @cpu if the CPU went offline (or went
+ * and came back) since the event was made, keeping what it counted in
+ * @retired. Called with @c->sync_lock held.
+ */
+static void retire_stale(struct perfkmod_counter *c, int cpu)
+{
+	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+	/* @event changes under both locks: @sync_lock, held, will do */
+	struct perf_event *event = pc->event;
+
+	/* pairs with WRITE_ONCE() in cpu_changed() */
+	if (!event || pc->event_seq == READ_ONCE(pc->seq))
+		return;
+	/*
+	 * A CPU going offline: its event may still count until perf
+	 * detaches it. Stopped first, it counts nothing between the read and
+	 * the release. (An event perf detached is off already.)
+	 */
+	perf_event_disable(event);
+	mutex_lock(&c->lock);
+	perfkmod_add_event_value(event, &pc->retired);
+	/* @retired first: see perfkmod_counter_read_local() */
+	smp_store_release(&pc->event, NULL);
+	mutex_unlock(&c->lock);
+	perf_event_release_kernel(event);
+	pc->grace_due = true;
+}
+
+/**
+ * perfkmod_sync_cpus() - bring a per-CPU counter's events in line with CPUs
+ * @c: a per-CPU counter.
+ *
+ * Bring the events of a per-CPU counter in line with the CPUs: retire the
+ * event of each CPU that went offline (or went and came back) since its
+ * event was made, keeping what it counted in @retired; then make an event
+ * for each counted CPU that is online and has none, also where an earlier
+ * attempt failed. A CPU that comes or goes meanwhile makes perf answer
+ * -ENODEV: its callback queues another sync, or this one queues itself
+ * again, a tenth of a second later, while the CPU is between states (a
+ * window that ends, unless a debug kernel parks the CPU there).
+ *
+ * An all-CPUs counter of a PMU whose events count for several CPUs (see
+ * event_is_shared()) keeps one event for each set of CPUs it counts for:
+ * a CPU whose new event counts what another CPU's current event counts
+ * has its event released and is served by the other (@served_by). The
+ * stale events are all retired before any is made, so that a package's
+ * old and new events never count at once. A CPU whose PMU lacks the
+ * event (a hybrid system's PMU of the other kind of CPU) has none either:
+ * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
+ *
+ * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
+ * lock: perf takes the CPU hotplug lock when it makes or releases a
+ * software or tracepoint event, so @c->lock is taken here only to publish
+ * a change, never around perf making or releasing an event.
+ *
+ * Context: process context, may sleep; @c->sync_lock held.
+ * Return: the first errno perf gave for an online CPU, or 0.
+ */
+int perfkmod_sync_cpus(struct perfkmod_counter *c)
+{
+	bool all = c->config.target == PERFKMOD_TARGET_ALL_CPUS;
+	struct perf_event *event;
+	int cpu, other, err, server, first = 0;
+	unsigned int seq;
+	bool enabled;
+
+	lockdep_assert_held(&c->sync_lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c))
+		retire_stale(c, cpu);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		/* pairs with WRITE_ONCE() in cpu_changed() */
+		seq = READ_ONCE(pc->seq);
+		if (pc->event)
+			continue;
+		/*
+		 * Not on a CPU on its way down either: perf would detach the
+		 * event, which would hold what it reserved (a breakpoint
+		 * slot, a counter) until the CPU is back.
+		 */
+		if (!cpu_online(cpu) || (seq & PERFKMOD_CPU_DOWN)) {
+			WRITE_ONCE(pc->err, 0);
+			continue;
+		}
+		/*
+		 * Nor on a CPU between states that its callback has not seen
+		 * yet (generation 0: offline when the counter was made), whose
+		 * way is unknown: a bring-up that rolls back before perfkmod's
+		 * state would leave a detached event with a current @seq.
+		 */
+		if (!seq && !cpu_active(cpu)) {
+			WRITE_ONCE(pc->err, 0);
+			WRITE_ONCE(c->sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+					   HZ / 10);
+			continue;
+		}
+		/* still served by the event of another CPU */
+		if (pc->served_by &&
+		    perfkmod_cpu_share(c, pc->served_by - 1)->event)
+			continue;
+		WRITE_ONCE(pc->served_by, 0);
+		/*
+		 * A PMU that serves CPUs from others moves its events while a
+		 * CPU comes or goes, in hotplug states below perfkmod's (uncore
+		 * and RAPL choose another CPU, perf migrates a scope's events):
+		 * an event made meanwhile may land beside the moved one, or be
+		 * refused. None is made until every online CPU is active.
+		 */
+		if (READ_ONCE(c->system_pmu) &&
+		    !cpumask_equal(cpu_online_mask, cpu_active_mask)) {
+			WRITE_ONCE(pc->err, 0);
+			WRITE_ONCE(c->sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+					   HZ / 10);
+			continue;
+		}
+		/* one grace period for all the events retired until now */
+		if (pc->grace_due) {
+			synchronize_rcu();
+			for_each_cpu(other, perfkmod_counted_cpus(c))
+				perfkmod_cpu_share(c, other)->grace_due = false;
+		}
+		/* enable() and disable() change it under @lock alone */
+		enabled = READ_ONCE(c->enabled);
+		event = perfkmod_create_event(c, cpu, NULL, !enabled);
+		if (IS_ERR(event)) {
+			err = PTR_ERR(event);
+			if (err == -ENODEV)
+				err = enodev_answer(pc, cpu, seq);
+			pr_debug("no event on CPU %d: %pe\n", cpu, event);
+			/* @absent as it was until the CPU's state is known */
+			if (err == -EAGAIN) {
+				WRITE_ONCE(c->sync_queued, true);
+				queue_delayed_work(system_unbound_wq,
+						   &c->hotplug_work, HZ / 10);
+				WRITE_ONCE(pc->err, 0);
+				continue;
+			}
+			/*
+			 * Written once each: perfkmod_counter_read_local() reads
+			 * them locklessly. See perfkmod_create_cpus() for a PMU
+			 * that no CPU has.
+			 */
+			if (all && (err == -ENOENT || err == -ENODEV)) {
+				WRITE_ONCE(pc->absent, err);
+				err = 0;
+			} else if (pc->absent) {
+				WRITE_ONCE(pc->absent, 0);
+			}
+			WRITE_ONCE(pc->err, err);
+			first = first ?: err;
+			continue;
+		}
+		WRITE_ONCE(pc->absent, 0);
+		if (event_is_shared(event, cpu) ||
+		    event->pmu->task_ctx_nr == perf_invalid_context)
+			WRITE_ONCE(c->system_pmu, true);
+		/*
+		 * Also for an event that stayed on its CPU: the one of the CPU
+		 * that serves the package, which the PMU does not move.
+		 */
+		server = all && c->system_pmu ? find_server(c, cpu, event) : -1;
+		if (server >= 0) {
+			/* @c outlives it: no wait for an overflow */
+			perf_event_release_kernel(event);
+			WRITE_ONCE(pc->served_by, server + 1);
+			WRITE_ONCE(pc->err, 0);
+			continue;
+		}
+		mutex_lock(&c->lock);
+		/* an enable() or disable() meanwhile did not see this event */
+		if (c->enabled != enabled) {
+			if (c->enabled)
+				perf_event_enable(event);
+			else
+				perf_event_disable(event);
+		}
+		WRITE_ONCE(pc->event_seq, seq);
+		/* after @event_seq: see perfkmod_counter_read_local() */
+		smp_store_release(&pc->event, event);
+		WRITE_ONCE(pc->err, 0);
+		mutex_unlock(&c->lock);
+	}
+	return first;
+}
+
+static void hotplug_work(struct work_struct *work)
+{
+	struct perfkmod_counter *c = container_of(to_delayed_work(work),
+						  struct perfkmod_counter,
+						  hotplug_work);
+
+	mutex_lock(&c->sync_lock);
+	perfkmod_sync_cpus(c);
+	mutex_unlock(&c->sync_lock);
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * perfkmod_counter_flush_hotplug() - wait for a counter's hotplug work
+ * @c: a per-CPU counter.
+ *
+ * For the KUnit suites: once it returns, the events of @c follow the CPU
+ * hotplug operations that returned before it was called (no CPU is left
+ * between states then, which would make the work queue itself again).
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
+{
+	flush_delayed_work(&c->hotplug_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
+#endif
+
+/**
+ * perfkmod_release_cpus() - release the events of a per-CPU counter
+ * @c: a per-CPU counter.
+ *
+ * Release the events of a per-CPU counter for good, once it is off its
+ * list: no hotplug callback queues the work then, and none of it runs
+ * after cancel_delayed_work_sync(), which also stops a work queueing
+ * itself.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_release_cpus(struct perfkmod_counter *c)
+{
+	int cpu;
+
+	/* never queued, it cannot run: no need to wait for it */
+	if (READ_ONCE(c->sync_queued))
+		cancel_delayed_work_sync(&c->hotplug_work);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (pc->event)
+			perf_event_release_kernel(pc->event);
+	}
+}
+
+/*
+ * What perf answered for an all-CPUs counter none of whose CPUs has an
+ * event: its -ENOENT or -ENODEV, which perfkmod_sync_cpus() notes for each
+ * CPU whose PMU lacks the event, when no online CPU has it; else 0. Called
+ * with @c->sync_lock held.
+ */
+static int absent_everywhere(struct perfkmod_counter *c)
+{
+	int cpu, err = 0;
+
+	lockdep_assert_held(&c->sync_lock);
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+
+		if (pc->event)
+			return 0;
+		err = err ?: pc->absent;
+	}
+	return err;
+}
+
+/**
+ * perfkmod_create_cpus() - make the events of a new per-CPU counter
+ * @c: an all-CPUs or one-CPU counter, being made.
+ *
+ * The events of an all-CPUs or one-CPU counter: made here for the CPUs
+ * online, then by perfkmod_sync_cpus() as CPUs come and go. @c is on the
+ * list of the CPU hotplug callbacks once this returns 0, and off it, its
+ * events released, when it fails.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_create_cpus(struct perfkmod_counter *c)
+{
+	bool one = c->config.target == PERFKMOD_TARGET_CPU;
+	int err;
+
+	/* what perf says of a CPU number it has no CPU for */
+	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
+		return -EINVAL;
+	if (!one) {
+		c->cpus = alloc_percpu(struct perfkmod_cpu);
+		if (!c->cpus)
+			return -ENOMEM;
+	}
+	INIT_DELAYED_WORK(&c->hotplug_work, hotplug_work);
+	/* from here on, a CPU that comes or goes queues a sync */
+	list_counter(c, &perfkmod_per_cpu_counters);
+
+	mutex_lock(&c->sync_lock);
+	err = perfkmod_sync_cpus(c);
+	/*
+	 * A CPU was between states (or came or went since it was listed):
+	 * once that hotplug operation is over, again (the CPU hotplug lock
+	 * may be taken under @sync_lock).
+	 */
+	if (!err && READ_ONCE(c->sync_queued)) {
+		cpus_read_lock();
+		cpus_read_unlock();
+		err = perfkmod_sync_cpus(c);
+	}
+	/* the one CPU is offline: perf's errno for that */
+	if (!err && one && !c->one.event)
+		err = -ENODEV;
+	if (!err && !one)
+		err = absent_everywhere(c);
+	mutex_unlock(&c->sync_lock);
+	if (err)
+		goto err_release;
+	return 0;
+
+err_release:
+	/*
+	 * An event enabled meanwhile, released here or retired by the
+	 * hotplug work, may still be in the trampoline.
+	 */
+	perfkmod_unlist_counter(c);
+	perfkmod_release_cpus(c);
+	if (perfkmod_config_samples(&c->config))
+		synchronize_rcu();
+	free_percpu(c->cpus);
+	c->cpus = NULL;
+	return err;
+}
+
+/* task-clock, by what the caller asked for: perf may rewrite attr.type */
+static bool is_task_clock(const struct perfkmod_config *cfg)
+{
+	return cfg->type == PERF_TYPE_SOFTWARE &&
+	       cfg->config == PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/*
+ * Whether a read in NMI leaves the PMU alone, taking @event's count as of
+ * its last update. Only an NMI can interrupt perf on this CPU, where
+ * interrupts are off:
+ * - between event_sched_in() setting @event->oncpu and the PMU's add(),
+ *   and between its del() and @oncpu's reset, the PMU's counter index is
+ *   stale or gone (x86 would add another counter's value for good, arm64
+ *   warns of an invalid index). The PMU's stop() and del() mark the event
+ *   stopped, its count up to date (PERF_HES_STOPPED, PERF_HES_UPTODATE),
+ *   and add() keeps it so until start(). The first add() after create
+ *   finds the event unmarked, its index -1: x86 then reads nothing (its
+ *   counter base is unset), arm64 warns; perf_event_read_local() shares
+ *   that window, which needs a PMU overflow already pending as the PMU
+ *   is disabled around add().
+ * - task-clock's read adds the context's time, which perf updates in two
+ *   stores that an NMI may split. Asked of @c's config: where task-clock
+ *   has a PMU of its own (6.12, not 6.1), perf gives the event that PMU's
+ *   dynamic type.
+ * Either way the count never goes back.
+ */
+static __always_inline bool nmi_keeps_off(const struct perfkmod_counter *c,
+					  struct perf_event *event)
+{
+	return (READ_ONCE(event->hw.state) & PERF_HES_STOPPED) ||
+	       is_task_clock(&c->config);
+}
+
+/*
+ * What @event of @c has counted, read on CPU @this with interrupts off, as
+ * perf_event_read_local() reads it (not exported to modules): the PMU is
+ * read when the event is on it here, or for a package-wide event on another
+ * CPU of this package. Inlined, so that the count stays in a register.
+ */
+static __always_inline int read_event_local(const struct perfkmod_counter *c,
+					    struct perf_event *event,
+					    int this, u64 *count)
+{
+	int oncpu = READ_ONCE(event->oncpu);
+	bool keep_off = false;
+
+	if (unlikely(in_nmi())) {
+		/*
+		 * See perfkmod.h: such a PMU's read may take a lock. Set
+		 * before @c's first event is published, so read after it.
+		 */
+		if (READ_ONCE(c->system_pmu))
+			return -EOPNOTSUPP;
+		keep_off = nmi_keeps_off(c, event);
+	}
+	if (oncpu != this) {
+		if ((unsigned int)oncpu < nr_cpu_ids &&
+		    (event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+		    topology_physical_package_id(oncpu) ==
+		    topology_physical_package_id(this))
+			oncpu = this;
+		else if (event->attr.pinned)
+			return -EBUSY;
+	}
+	if (oncpu == this && !keep_off)
+		event->pmu->read(event);
+	*count = local64_read(&event->count);
+	return 0;
+}
+
+/*
+ * Nothing here waits, allocates or takes a lock. The event read is safe
+ * without @c->lock: a per-CPU counter's event of this CPU is retired or
+ * replaced only after the CPU's hotplug callback moved @seq, and that
+ * callback runs on this CPU, so not while interrupts are off here (nor
+ * under an NMI here). An event whose @event_seq is not the CPU's @seq is
+ * not read (-EBUSY). perfkmod_sync_cpus() publishes @event after
+ * @event_seq and @retired, with release; it is loaded with acquire. An
+ * event and the @event_seq of the next are never read together: the CPU
+ * cannot go down and up while interrupts are off here, and
+ * perfkmod_sync_cpus() waits for an RCU grace period before it publishes
+ * a new event where it retired one since.
+ */
+int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
+{
+	struct perfkmod_cpu *pc;
+	struct perf_event *event;
+	unsigned long flags;
+	u64 count = 0, base;
+	int cpu, err = 0;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	if (!perfkmod_per_cpu(c)) {
+		event = c->event;
+		if (c->config.inherit || event->hw.target != current) {
+			err = -EINVAL;
+			goto out;
+		}
+		err = read_event_local(c, event, cpu, &count);
+		base = READ_ONCE(c->base);
+		goto out;
+	}
+	if (!counts_on(c, cpu)) {
+		err = -EINVAL;
+		goto out;
+	}
+	pc = perfkmod_cpu_share(c, cpu);
+	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
+	event = smp_load_acquire(&pc->event);
+	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
+		err = -EBUSY;	/* the CPU went and came back: a stale event */
+		goto out;
+	}
+	if (event) {
+		err = read_event_local(c, event, cpu, &count);
+	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
+		/* refused by perf, or not made yet since the CPU came online */
+		err = READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
+		goto out;
+	} else if (unlikely(in_nmi()) && READ_ONCE(c->system_pmu)) {
+		err = -EOPNOTSUPP;	/* as on the CPU that serves this one */
+		goto out;
+	}
+	count += READ_ONCE(pc->retired.value);
+	base = READ_ONCE(pc->base);
+out:
+	local_irq_restore(flags);
+	if (!err)
+		*value = count - min(count, base);
+	return err;
+}
+EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
+
+/**
+ * perfkmod_hotplug_init() - set up the CPU hotplug state of per-CPU counters
+ *
+ * Context: process context, may sleep; called once from module init.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_hotplug_init(void)
+{
+	/* no counter yet: nothing to call */
+	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					    "perfkmod:online",
+					    perfkmod_cpu_online,
+					    perfkmod_cpu_offline);
+	if (ret < 0)
+		return ret;
+	perfkmod_hp_state = ret;
+	return 0;
+}
+
+/**
+ * perfkmod_hotplug_exit() - remove the CPU hotplug state
+ *
+ * Every per-CPU counter must be released first.
+ *
+ * Context: process context, may sleep; called once from module exit.
+ */
+void perfkmod_hotplug_exit(void)
+{
+	cpuhp_remove_state_nocalls(perfkmod_hp_state);
+}
+
+/* A counter of @list that @mod made; perfkmod_counters_mutex held. */
+static struct perfkmod_counter *owned_by(struct list_head *list,
+					 struct module *mod)
+{
+	struct perfkmod_counter *c;
+
+	lockdep_assert_held(&perfkmod_counters_mutex);
+	list_for_each_entry(c, list, all) {
+		/* not one still being made: see @created */
+		if (c->owner == mod && smp_load_acquire(&c->created))
+			return c;
+	}
+	return NULL;
+}
+
+/**
+ * perfkmod_counter_owned_by() - a counter that a module made and left
+ * @mod: a module going away.
+ *
+ * Context: process context, may sleep; takes perfkmod_counters_mutex.
+ * Return: a counter @mod made (one create returned), or NULL.
+ */
+struct perfkmod_counter *perfkmod_counter_owned_by(struct module *mod)
+{
+	struct perfkmod_counter *found;
+
+	mutex_lock(&perfkmod_counters_mutex);
+	found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
+		owned_by(&perfkmod_task_counters, mod);
+	mutex_unlock(&perfkmod_counters_mutex);
+	return found;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One perf event of a counter: its attributes, its making with the checks
+ * of perf_event_open() that the kernel path skips, and its value. What the
+ * counter code (counter.c) and the per-CPU code (cpus.c) share.
+ */
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+
+#include "internal.h"
+
+/* The perf attributes of an event of @cfg. */
+void perfkmod_config_to_attr(const struct perfkmod_config *cfg,
+			     struct perf_event_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = cfg->type;
+	attr->config = cfg->config;
+	attr->config1 = cfg->config1;
+	attr->config2 = cfg->config2;
+	if (cfg->type == PERF_TYPE_BREAKPOINT) {
+		attr->bp_addr = cfg->bp_addr;
+		attr->bp_len = cfg->bp_len;
+		attr->bp_type = cfg->bp_type;
+	}
+	if (cfg->sample_freq) {
+		attr->freq = 1;
+		attr->sample_freq = cfg->sample_freq;
+	} else {
+		attr->sample_period = cfg->sample_period;
+	}
+	/*
+	 * An event without a ring buffer wakes no one; but with a fixed period
+	 * and no wakeup_events, x86 makes a precise (PEBS) event auto-reload
+	 * with a large PEBS buffer, and perf then calls the handler for the
+	 * last record of each buffer only: every overflow must reach it.
+	 */
+	if (perfkmod_config_samples(cfg))
+		attr->wakeup_events = 1;
+	attr->precise_ip = cfg->precise_ip;
+	attr->inherit = cfg->inherit;
+	attr->pinned = cfg->pinned;
+	attr->exclusive = cfg->exclusive;
+	attr->exclude_user = cfg->exclude_user;
+	attr->exclude_kernel = cfg->exclude_kernel;
+	attr->exclude_hv = cfg->exclude_hv;
+	attr->exclude_idle = cfg->exclude_idle;
+}
+
+/*
+ * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
+ * the checks of perf_event_open() that the kernel path skips. A sampling
+ * event is made disabled and checked before it is enabled: a frequency
+ * event starts at period 1 and would overflow at once, before a check could
+ * refuse it (an inherited task counter is the exception, see below). A
+ * counting event, which no check refuses, is made in its final state.
+ */
+struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
+					 struct task_struct *task, bool disabled)
+{
+	bool sampling = perfkmod_config_samples(&c->config);
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	int err;
+
+	perfkmod_config_to_attr(&c->config, &attr);
+	/*
+	 * Except with inherit: children inherit the state the event has when
+	 * they fork, and perf_event_enable() does not reach them.
+	 */
+	attr.disabled = disabled || (sampling && !(task && c->config.inherit));
+	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
+						 perfkmod_overflow : NULL, c);
+	if (IS_ERR(event))
+		return event;
+
+	err = 0;
+	if (sampling && (event->pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
+		err = -EOPNOTSUPP;
+	else if (c->config.sample_freq && event->attr.freq)
+		/* perf_event_period() checks the frequency against the limit */
+		err = perf_event_period(event, c->config.sample_freq);
+	else if (c->config.sample_freq > PERFKMOD_TIMER_FREQ_MAX)
+		err = -EINVAL;	/* a timer's frequency, made a period by perf */
+	if (err) {
+		perf_event_release_kernel(event);
+		/*
+		 * An inherited event was live: an overflow may still be in the
+		 * trampoline (see perfkmod_counter_release()). Any other was
+		 * never enabled.
+		 */
+		if (sampling && !attr.disabled)
+			synchronize_rcu();
+		return ERR_PTR(err);
+	}
+	if (!disabled && attr.disabled)
+		perf_event_enable(event);
+	return event;
+}
+
+/* @val += what @event counted, with its times. */
+void perfkmod_add_event_value(struct perf_event *event,
+			      struct perfkmod_value *val)
+{
+	u64 enabled, running;
+
+	val->value += perf_event_read_value(event, &enabled, &running);
+	val->enabled += enabled;
+	val->running += running;
+}
