@@ -8,8 +8,10 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/workqueue.h>
@@ -329,11 +331,33 @@ ssize_t perfkmod_control_write(const char __user *ubuf, size_t count);
 void perfkmod_control_show(struct seq_file *m);
 void perfkmod_control_last_error(struct seq_file *m);
 
+/* debugfs.c: the directory, and the files of each counter and series */
 void perfkmod_debugfs_init(void);
+void perfkmod_debugfs_file(const char *name, umode_t mode,
+			   const struct file_operations *fops);
 void perfkmod_debugfs_exit(void);
+const char *perfkmod_state_name(enum perfkmod_state state);
+bool perfkmod_is_sampling(const struct perfkmod_counter *c);
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n);
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns);
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns);
+
+/* toplevel.c: control, last_error, summary, metrics, events */
+void perfkmod_toplevel_init(void);
+
+/*
+ * @v in decimal, ending just before @end: returns where it begins. What
+ * "%llu" gives, without vsnprintf()'s cost (its format parsing costs more
+ * than the digits), which the files read most often would pay for each
+ * number. The files of debugfs.c and toplevel.c share it, inline as it was.
+ */
+static inline char *perfkmod_dec_u64(char *end, u64 v)
+{
+	do {
+		*--end = '0' + do_div(v, 10);
+	} while (v);
+	return end;
+}
 
 #endif /* _PERFKMOD_INTERNAL_H */

@@ -63,6 +63,7 @@ static int __init perfkmod_init(void)
 	if (err)
 		goto err_notifier;
 	perfkmod_debugfs_init();
+	perfkmod_toplevel_init();
 	return 0;
 
 err_notifier:
