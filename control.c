@@ -125,7 +125,7 @@ MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once
 DEFINE_MUTEX(perfkmod_named_mutex);
 LIST_HEAD(perfkmod_named_list);
 static unsigned int named_count;
-LIST_HEAD(perfkmod_named_series_list);
+static LIST_HEAD(perfkmod_named_series_list);
 static unsigned int series_count;
 static char last_error[512];
 
@@ -178,8 +178,13 @@ static int check_name(const char *name, const char **why)
 	return 0;
 }
 
-/* Create counter @name from @spec; called with perfkmod_named_mutex held. */
-static int add_named(const char *name, const char *spec, const char **why)
+/*
+ * Create counter @name from @spec, and its debugfs directory if @files (a
+ * command; those of counters= wait until every one is made). Called with
+ * perfkmod_named_mutex held.
+ */
+static int add_named(const char *name, const char *spec, bool files,
+		     const char **why)
 {
 	struct perfkmod_config cfg;
 	struct perfkmod_counter *c;
@@ -217,7 +222,8 @@ static int add_named(const char *name, const char *spec, const char **why)
 	n->counter = c;
 	list_add_tail(&n->node, &perfkmod_named_list);
 	named_count++;
-	perfkmod_debugfs_counter_add(n);
+	if (files)
+		perfkmod_debugfs_counter_add(n);
 	return 0;
 
 err_free:
@@ -315,10 +321,11 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 
 /*
  * Create series @name: @words are "INTERVAL[,records=N]" and the names of
- * the counters it reads. Called with perfkmod_named_mutex held.
+ * the counters it reads; its debugfs directory too if @files, as for
+ * add_named(). Called with perfkmod_named_mutex held.
  */
 static int add_series(const char *name, char **words, int nwords,
-		      const char **why)
+		      bool files, const char **why)
 {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	struct perfkmod_series_config cfg = { .counters = counters };
@@ -383,7 +390,8 @@ static int add_series(const char *name, char **words, int nwords,
 	}
 	list_add_tail(&ns->node, &perfkmod_named_series_list);
 	series_count++;
-	perfkmod_debugfs_series_add(ns);
+	if (files)
+		perfkmod_debugfs_series_add(ns);
 	return 0;
 }
 
@@ -522,9 +530,9 @@ static int exec_locked(char *line, const char **why)
 		return -EINVAL;
 	}
 	if (cmd == CMD_ADD)
-		return add_named(words[1], words[2], why);
+		return add_named(words[1], words[2], true, why);
 	if (cmd == CMD_SERIES)
-		return add_series(words[1], words + 2, nwords - 2, why);
+		return add_series(words[1], words + 2, nwords - 2, true, why);
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {
@@ -722,12 +730,12 @@ static int load_entry(char *entry, bool is_series, const char **why)
 	}
 	*rest++ = '\0';
 	if (!is_series)
-		return add_named(entry, rest, why);
+		return add_named(entry, rest, false, why);
 	strreplace(rest, ':', ' ');
 	nwords = split_words(rest, words, why);
 	if (nwords < 0)
 		return nwords;
-	return add_series(entry, words, nwords, why);
+	return add_series(entry, words, nwords, false, why);
 }
 
 /* Make each entry of "ENTRY;ENTRY...", or the first error, logged. */
@@ -765,14 +773,18 @@ static int load_param(const char *param, const char *pname, bool is_series)
  *
  * Each entry of counters= ("NAME=SPEC;NAME=SPEC...") and then of series=
  * must be created, or none is and the load fails with the errno of the
- * first that could not be, logged with the reason.
+ * first that could not be, logged with the reason. Their debugfs
+ * directories are made once all are, so that none exists when the load
+ * fails.
  *
  * Context: process context, may sleep; called once from module init,
- * before the debugfs files exist.
+ * after perfkmod_debugfs_init() and before the files at the top exist.
  * Return: 0 or a negative errno.
  */
 int perfkmod_control_init(void)
 {
+	struct perfkmod_named_series *ns;
+	struct perfkmod_named *n;
 	int err = 0;
 
 	mutex_lock(&perfkmod_named_mutex);
@@ -780,8 +792,14 @@ int perfkmod_control_init(void)
 		err = load_param(counters, "counters", false);
 	if (!err && series && *series)
 		err = load_param(series, "series", true);
-	if (err)
+	if (err) {
 		release_all();
+	} else {
+		list_for_each_entry(n, &perfkmod_named_list, node)
+			perfkmod_debugfs_counter_add(n);
+		list_for_each_entry(ns, &perfkmod_named_series_list, node)
+			perfkmod_debugfs_series_add(ns);
+	}
 	mutex_unlock(&perfkmod_named_mutex);
 	return err;
 }

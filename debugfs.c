@@ -242,14 +242,13 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
  * perfkmod_debugfs_counter_add() - create counters/NAME/ for a new counter
  * @n: the named counter, in perfkmod_named_list.
  *
- * Does nothing before perfkmod_debugfs_init(), which creates the
- * directories of the counters that exist then.
+ * Does nothing before perfkmod_debugfs_init() or after
+ * perfkmod_debugfs_exit(). control.c, which holds the mutex, asserts it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!counters_dir)
 		return;
 	n->dir = debugfs_create_dir(n->name, counters_dir);
@@ -271,14 +270,15 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
  *
  * Waits for the reads of the counter that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @n.
+ * fail with -EIO and never reach @n. After perfkmod_debugfs_exit(), which
+ * removed it with the rest, it only forgets it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
-	debugfs_remove(n->dir);
+	if (counters_dir)
+		debugfs_remove(n->dir);
 	n->dir = NULL;
 }
 
@@ -446,14 +446,13 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
  * perfkmod_debugfs_series_add() - create series/NAME/ for a new series
  * @ns: the named series, in perfkmod_named_series_list.
  *
- * Does nothing before perfkmod_debugfs_init(), which creates the
- * directories of the series that exist then.
+ * Does nothing before perfkmod_debugfs_init() or after
+ * perfkmod_debugfs_exit(). control.c, which holds the mutex, asserts it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!series_dir)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
@@ -471,41 +470,33 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
  *
  * Waits for the reads of the series that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @ns.
+ * fail with -EIO and never reach @ns. After perfkmod_debugfs_exit(), which
+ * removed it with the rest, it only forgets it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
-	debugfs_remove(ns->dir);
+	if (series_dir)
+		debugfs_remove(ns->dir);
 	ns->dir = NULL;
 }
 
 /**
  * perfkmod_debugfs_init() - create /sys/kernel/debug/perfkmod/
  *
- * Also creates the directories of the counters made at load time. Like
- * every debugfs user, perfkmod does not check what debugfs returns: the
- * module works without its files.
+ * Creates the directory and its counters/ and series/, before anything
+ * adds to them. Like every debugfs user, perfkmod does not check what
+ * debugfs returns: the module works without its files.
  *
  * Context: process context, may sleep; called once from module init,
- * after perfkmod_control_init().
+ * before perfkmod_control_init().
  */
 void perfkmod_debugfs_init(void)
 {
-	struct perfkmod_named_series *ns;
-	struct perfkmod_named *n;
-
 	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
-	mutex_lock(&perfkmod_named_mutex);
 	counters_dir = debugfs_create_dir("counters", perfkmod_dir);
-	list_for_each_entry(n, &perfkmod_named_list, node)
-		perfkmod_debugfs_counter_add(n);
 	series_dir = debugfs_create_dir("series", perfkmod_dir);
-	list_for_each_entry(ns, &perfkmod_named_series_list, node)
-		perfkmod_debugfs_series_add(ns);
-	mutex_unlock(&perfkmod_named_mutex);
 }
 
 /**
@@ -534,16 +525,8 @@ void perfkmod_debugfs_file(const char *name, umode_t mode,
  */
 void perfkmod_debugfs_exit(void)
 {
-	struct perfkmod_named_series *ns;
-	struct perfkmod_named *n;
-
 	debugfs_remove(perfkmod_dir);
-	mutex_lock(&perfkmod_named_mutex);
+	/* the directories of the counters and series went with it */
 	counters_dir = NULL;
 	series_dir = NULL;
-	list_for_each_entry(n, &perfkmod_named_list, node)
-		n->dir = NULL;
-	list_for_each_entry(ns, &perfkmod_named_series_list, node)
-		ns->dir = NULL;
-	mutex_unlock(&perfkmod_named_mutex);
 }

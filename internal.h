@@ -323,7 +323,6 @@ struct seq_file;
 
 extern struct mutex perfkmod_named_mutex;
 extern struct list_head perfkmod_named_list;
-extern struct list_head perfkmod_named_series_list;
 
 int perfkmod_control_init(void);
 void perfkmod_control_exit(void);

@@ -59,14 +59,17 @@ static int __init perfkmod_init(void)
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
+	/* the directory first: the counters= ones add theirs to it */
+	perfkmod_debugfs_init();
 	err = perfkmod_control_init();
 	if (err)
-		goto err_notifier;
-	perfkmod_debugfs_init();
+		goto err_debugfs;
+	/* control and the rest last, when nothing can fail any more */
 	perfkmod_toplevel_init();
 	return 0;
 
-err_notifier:
+err_debugfs:
+	perfkmod_debugfs_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
 	perfkmod_series_exit();
