@@ -109,19 +109,7 @@ static const struct kernel_param_ops max_counters_ops = {
 module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
 MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once, and most named series (1-65536, default 256)");
 
-/*
- * perfkmod_named_mutex protects perfkmod_named_list, named_count,
- * perfkmod_named_series_list, series_count, last_error and the debugfs
- * directory of each named counter and series; the named series are the
- * only ones to read named counters, so their series_users is checked
- * under it too. Lock order: perfkmod_named_mutex, then a named counter's
- * lock, then the counter's own locks (see struct perfkmod_counter) and
- * cpu_hotplug_lock (taken by perf and by a series' create and release):
- * it is never taken under cpus_read_lock() nor in a CPU hotplug callback.
- * It is never held by the files of one counter or series
- * (counters/NAME/..., series/NAME/...), so del may wait for their readers
- * under it.
- */
+/* The named counters and series; perfkmod_named_mutex: see internal.h. */
 DEFINE_MUTEX(perfkmod_named_mutex);
 LIST_HEAD(perfkmod_named_list);
 static unsigned int named_count;

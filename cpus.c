@@ -24,13 +24,10 @@ static enum cpuhp_state perfkmod_hp_state;
 /*
  * Every counter, for cleaning up after a module that unloads with counters
  * it did not release: the per-CPU ones, which the CPU hotplug callbacks
- * also walk, and the task ones. perfkmod_counters_mutex protects the
- * lists. It is taken in the callbacks, under the CPU hotplug lock, and
- * elsewhere with no lock of perfkmod's but perfkmod_named_mutex held;
- * nothing but the workqueue's own locks is taken under it. (Lists of one
- * mutex rather than a multi-instance hotplug state: adding and removing
- * an instance takes the CPU hotplug lock and the state's mutex, on every
- * create and release.)
+ * also walk, and the task ones; perfkmod_counters_mutex: see "Locks" in
+ * internal.h. (Lists of one mutex rather than a multi-instance hotplug
+ * state: adding and removing an instance takes the CPU hotplug lock and
+ * the state's mutex, on every create and release.)
  */
 static DEFINE_MUTEX(perfkmod_counters_mutex);
 static LIST_HEAD(perfkmod_per_cpu_counters);
@@ -81,10 +78,8 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 /*
  * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
  * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
- * is held for writing. No perf event may be made or released here: perf's
- * software and tracepoint events flip static keys, which take
- * cpus_read_lock() (with CONFIG_JUMP_LABEL, as in every distribution
- * kernel) and would deadlock. So this only notes that the CPU's event, if
+ * is held for writing, so no perf event may be made or released here (see
+ * "Locks" in internal.h). So this only notes that the CPU's event, if
  * any, is no longer good, and leaves the work to perfkmod_sync_cpus(), in
  * a workqueue. perf detaches the events of a CPU going offline for good
  * (after this callback, which runs before perf's own); perfkmod_sync_cpus()
@@ -295,8 +290,7 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
  * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
  *
  * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
- * lock: perf takes the CPU hotplug lock when it makes or releases a
- * software or tracepoint event, so @c->lock is taken here only to publish
+ * lock (see "Locks" in internal.h): @c->lock is taken here only to publish
  * a change, never around perf making or releasing an event.
  *
  * Context: process context, may sleep; @c->sync_lock held.
@@ -542,7 +536,7 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 	/*
 	 * A CPU was between states (or came or went since it was listed):
 	 * once that hotplug operation is over, again (the CPU hotplug lock
-	 * may be taken under @sync_lock).
+	 * may be taken under @sync_lock: see "Locks" in internal.h).
 	 */
 	if (!err && READ_ONCE(c->sync_queued)) {
 		cpus_read_lock();

@@ -301,7 +301,7 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 #define SERIES_BATCH	32
 
 struct series_reader {
-	struct mutex lock;	/* one read(2) of this open file at a time */
+	struct mutex lock;	/* see "Locks" in internal.h */
 	int cpu;		/* the CPU whose ring is read next */
 	size_t off, len;	/* the part of @buf still to be read */
 	struct perfkmod_series_record recs[SERIES_BATCH];

@@ -19,6 +19,111 @@
 #include "perfkmod.h"
 
 /*
+ * Locks
+ *
+ * Every lock perfkmod takes, in one place: what it protects, what it is
+ * taken under and by whom. The order, outermost first:
+ *
+ *	perfkmod_named_mutex > perfkmod_named.lock >
+ *	perfkmod_counter.sync_lock > cpu_hotplug_lock >
+ *	perfkmod_counter.lock > perf's locks (ctx->mutex, ...)
+ *
+ *	series_reader.lock > perfkmod_series.read_lock
+ *
+ * and the leaves perfkmod_counters_mutex, perfkmod_callback_mutex and
+ * perfkmod_series_mutex, taken under perfkmod_named_mutex or
+ * cpu_hotplug_lock or none. All are mutexes, taken in process context
+ * only: what may run in NMI, in an interrupt or with interrupts off (the
+ * trampoline and its deferred deliveries, the lockless local read, the
+ * series' timers, switch event and CPU hotplug callbacks) takes none.
+ * Elsewhere, a lock's declaration points here, and a function's comment
+ * says which it must be called with.
+ *
+ * perfkmod_named_mutex (control.c)
+ *	Protects the named counters' and series' lists and counts,
+ *	last_error, each one's @dir (its debugfs directory is added and
+ *	removed under it), and del's check of a named counter's
+ *	series_users (only named series read named counters). Taken by the
+ *	control file's writes and reads, last_error, summary, metrics, and
+ *	module init and exit; never in a CPU hotplug callback nor under
+ *	cpu_hotplug_lock. Held while a counter is released, which waits for
+ *	@hotplug_work (it takes @sync_lock and @lock), and while a directory
+ *	is removed, which waits for the reads of its files (they take
+ *	perfkmod_named.lock, @lock or a series' read_lock, never this).
+ * perfkmod_named.lock (struct perfkmod_named)
+ *	Protects @spec, which the period command rewrites. Taken under
+ *	perfkmod_named_mutex (period, the control file's listing) or alone
+ *	(the spec file); period sets the counter's period under it.
+ * perfkmod_counter.sync_lock
+ *	Serialises the making and retiring of a per-CPU counter's events
+ *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
+ *	other and with perfkmod_counter_set_period(). Held while perf makes
+ *	or releases an event, which takes cpu_hotplug_lock for reading (the
+ *	static_key_slow_inc() and _dec() of software and tracepoint events,
+ *	with JUMP_LABEL): so never taken under cpu_hotplug_lock, and the CPU
+ *	hotplug callbacks leave the events to @hotplug_work. Held while
+ *	waiting for an RCU grace period (perfkmod_sync_cpus()) and for a
+ *	hotplug operation to end (create). Taken by create, enable, refresh
+ *	and set_period, and by @hotplug_work (a workqueue).
+ * cpu_hotplug_lock (the kernel's)
+ *	Taken for reading by perf as it makes or releases an event, by
+ *	cpuhp_state_add_instance() and _remove_instance() (a series' create
+ *	and release), by perfkmod_create_cpus() to wait for a hotplug
+ *	operation, and by the flush of a deferred callback's deliveries.
+ *	Held for writing around the CPU hotplug callbacks, of which
+ *	perfkmod's take perfkmod_counters_mutex and nothing else.
+ * perfkmod_counter.lock
+ *	Protects @enabled, @releasing, @base's writes and the per-CPU
+ *	shares' events, errors and values (a share's @event changes under
+ *	both this and @sync_lock: under either it is stable); serialises
+ *	disable, reset, the stop work, state and the reads of per-CPU
+ *	counters with the changes of enable and set_period, which hold
+ *	@sync_lock and take this in turns. Never held while perf makes or
+ *	releases an event, so it may be taken under cpu_hotplug_lock (a
+ *	reader in cpus_read_lock()). Taken by the API's callers, the stop
+ *	work and @hotplug_work (workqueues) and debugfs readers.
+ * perf's locks (the context's ctx->mutex, and those under it)
+ *	Taken by perf as perfkmod makes, releases, enables, disables, reads
+ *	and periods events, under the locks above. perf calls perfkmod with
+ *	them held only in overflow handlers (the trampoline, a series'
+ *	switch event), which take no lock.
+ * series_reader.lock (debugfs.c), an open records file's
+ *	One read(2) of the file at a time: its CPU, its buffer and what is
+ *	left of it. Held over the series' read (its read_lock) and over the
+ *	copy to user space, which may fault (mmap_lock); the file's debugfs
+ *	reference is taken and dropped under it around the series' read
+ *	only, so that a del waiting for the reference under
+ *	perfkmod_named_mutex never waits for a fault. Taken under no lock.
+ *
+ * Leaves: no other lock is taken, and nothing is waited for, under them.
+ *
+ * perfkmod_counters_mutex (cpus.c)
+ *	Protects the lists of counters (perfkmod_per_cpu_counters, which
+ *	the CPU hotplug callbacks walk, and perfkmod_task_counters) and each
+ *	counter's @all. Taken by the CPU hotplug callbacks (in the CPU's
+ *	hotplug thread, cpu_hotplug_lock held for writing), by create and
+ *	release (perhaps under perfkmod_named_mutex, under no counter's
+ *	lock) and by the module notifier. Only the workqueue's own locks are
+ *	taken under it (mod_delayed_work()).
+ * perfkmod_callback_mutex (overflow.c)
+ *	Protects every counter's @direct and @deferred lists (for writers:
+ *	the trampoline reads them under RCU), each callback's attachment,
+ *	and the list of the handles their owners still hold. Taken by
+ *	register, unregister, a sampling counter's release (perhaps under
+ *	perfkmod_named_mutex) and the module notifier.
+ * perfkmod_series_mutex (series.c)
+ *	Protects the list of the series whose timers may run, each listed
+ *	series' @counters, the series_users of the counters they read, and
+ *	the ring memory taken. Taken by a series' create and release, a
+ *	counter's release (perfkmod_series_forget()) and the module
+ *	notifier, perhaps under perfkmod_named_mutex.
+ * perfkmod_series.read_lock (series.c)
+ *	One reader of a series at a time: each ring's @tail. Taken by
+ *	perfkmod_series_read(): under series_reader.lock for the records
+ *	file, under whatever its caller holds otherwise.
+ */
+
+/*
  * Module parameters (Documentation/perfkmod.rst, "Module parameters", is
  * where they are documented) are each defined in the file that uses them:
  * counters, series, max_name_len, max_cmd_len and max_counters in
@@ -100,27 +205,8 @@ struct perfkmod_cpu {
  * @config: the config it was created from; @config.task is NULL (the task,
  *	if any, is named by @config.pid).
  * @sync_lock: serialises the making and retiring of a per-CPU counter's
- *	events (perfkmod_sync_cpus(): @hotplug_work, create, enable) with
- *	each other and with perfkmod_counter_set_period(). Held while perf
- *	makes or releases an event, which takes cpu_hotplug_lock for reading
- *	(the static_key_slow_inc() and _dec() of software and tracepoint
- *	events, with JUMP_LABEL): never taken under cpu_hotplug_lock, so the
- *	CPU hotplug callback takes no lock of perfkmod's and leaves the events
- *	to @hotplug_work.
- * @lock: protects @enabled, the events, errors and values in @cpus (each
- *	CPU's @event changes under both locks: under either it is stable), and
- *	@base writes; serialises disable, reset, the reads of per-CPU
- *	counters and enable's changes (enable itself holds @sync_lock, and
- *	@lock in turns). Never held while perf makes or releases an event,
- *	so it may be taken under cpu_hotplug_lock (a reader in
- *	cpus_read_lock()). Lock order (outermost first): perfkmod_named_mutex,
- *	perfkmod_named.lock, @sync_lock, cpu_hotplug_lock (taken by perf, and
- *	by the series' cpuhp_state_add/remove_instance), @lock, then perf's
- *	context mutexes; perfkmod_counters_mutex (cpus.c) is a leaf,
- *	taken under cpu_hotplug_lock or perfkmod_named_mutex, or alone.
- *	perfkmod_named_mutex is also held while waiting for @hotplug_work
- *	(which takes @sync_lock) and for debugfs readers (which take
- *	perfkmod_named.lock or @lock), which the order allows.
+ *	events; see "Locks" above.
+ * @lock: protects the counter's state and events; see "Locks" above.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state. Written under @lock with WRITE_ONCE(); perfkmod_sync_cpus()
  *	reads it without, and mends an event made meanwhile under @lock.
@@ -169,8 +255,8 @@ struct perfkmod_cpu {
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
-	struct mutex sync_lock;	/* see above: what it serialises, lock order */
-	struct mutex lock;	/* see above: what it protects, lock order */
+	struct mutex sync_lock;	/* see "Locks" above */
+	struct mutex lock;	/* see "Locks" above */
 	bool enabled;
 	bool releasing;
 	bool sync_queued;
@@ -278,8 +364,7 @@ void perfkmod_series_forget(struct perfkmod_counter *c);
  * @node: entry in perfkmod_named_list, under perfkmod_named_mutex.
  * @counter: the counter.
  * @dir: its debugfs directory counters/@name; under perfkmod_named_mutex.
- * @lock: protects @spec, which the period command rewrites. Taken after
- *	perfkmod_named_mutex, before the counter's own locks.
+ * @lock: protects @spec; see "Locks" above.
  * @spec: the spec it was made from, as an add command takes it.
  * @name: its name.
  *
@@ -292,7 +377,7 @@ struct perfkmod_named {
 	struct list_head node;
 	struct perfkmod_counter *counter;
 	struct dentry *dir;
-	struct mutex lock;	/* protects spec; see above for the order */
+	struct mutex lock;	/* see "Locks" above */
 	char spec[PERFKMOD_SPEC_MAX + 1];
 	char name[];
 };
@@ -321,7 +406,7 @@ struct perfkmod_named_series {
 
 struct seq_file;
 
-extern struct mutex perfkmod_named_mutex;
+extern struct mutex perfkmod_named_mutex;	/* see "Locks" above */
 extern struct list_head perfkmod_named_list;
 
 int perfkmod_control_init(void);

@@ -130,11 +130,9 @@ struct perfkmod_callback {
 };
 
 /*
- * perfkmod_callback_mutex protects every counter's callbacks list (for
- * writers; the trampoline reads under RCU), each callback's @attached, and
- * perfkmod_callbacks, the list of the handles still held by their owners,
- * which perfkmod_callbacks_release_owner() walks. A leaf: nothing else is
- * locked under it, and no grace period is waited for under it.
+ * perfkmod_callbacks: the handles still held by their owners, which
+ * perfkmod_callbacks_release_owner() walks; perfkmod_callback_mutex: see
+ * "Locks" in internal.h.
  */
 static DEFINE_MUTEX(perfkmod_callback_mutex);
 static LIST_HEAD(perfkmod_callbacks);

@@ -58,7 +58,7 @@ struct perfkmod_series_cpu {
  * @node: the entry in perfkmod's series hotplug state: the timer of a CPU
  *	starts when it comes online and stops when it goes offline, on the
  *	CPU itself.
- * @read_lock: one reader at a time per series.
+ * @read_lock: see "Locks" in internal.h.
  * @owner: the module that created it.
  * @all: entry in perfkmod_series_list, under perfkmod_series_mutex, while
  *	its timers may run: a counter's release finds it there.
@@ -75,7 +75,7 @@ struct perfkmod_series {
 	u64 bytes;
 	struct perfkmod_series_cpu __percpu *cpus;
 	struct hlist_node node;
-	struct mutex read_lock;	/* see above */
+	struct mutex read_lock;	/* see "Locks" in internal.h */
 	struct module *owner;
 	struct list_head all;
 	struct task_struct *task;
@@ -84,11 +84,9 @@ struct perfkmod_series {
 
 static enum cpuhp_state series_hp_state;
 /*
- * perfkmod_series_mutex protects perfkmod_series_list, every series'
- * @counters once listed, and the series_users of the counters they read.
  * Every series whose timers may run is listed, so that a counter's
  * release finds those that read it and a module that goes away has its
- * own released. A leaf: nothing is locked and nothing waited for under it.
+ * own released; perfkmod_series_mutex: see "Locks" in internal.h.
  */
 static DEFINE_MUTEX(perfkmod_series_mutex);
 static LIST_HEAD(perfkmod_series_list);
