@@ -49,7 +49,7 @@ void perfkmod_counter_cache_exit(void)
 static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
 			    struct perfkmod_value *val)
 {
-	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+	struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 	lockdep_assert_held(&c->lock);
 	*val = pc->retired;
@@ -240,7 +240,7 @@ static void apply_to_events(struct perfkmod_counter *c,
 		return;
 	}
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		/*
 		 * Not the stale event of a CPU that went and came back since
@@ -341,8 +341,9 @@ void perfkmod_counter_reset(struct perfkmod_counter *c)
 		WRITE_ONCE(c->base, val.value);
 	} else {
 		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+			struct perfkmod_cpu_share *pc;
 
+			pc = perfkmod_cpu_share(c, cpu);
 			val = pc->retired;
 			if (pc->event)
 				perfkmod_add_event_value(pc->event, &val);
@@ -455,7 +456,7 @@ static void restore_period(struct perfkmod_counter *c, int failed)
 	lockdep_assert_held(&c->sync_lock);
 	lockdep_assert_held(&c->lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		if (cpu == failed)
 			break;
@@ -520,8 +521,9 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		err = set_event_period(c, c->event, value);
 	} else {
 		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-			struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+			struct perfkmod_cpu_share *pc;
 
+			pc = perfkmod_cpu_share(c, cpu);
 			if (!pc->event)
 				continue;
 			live = true;
@@ -581,7 +583,7 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 	mutex_lock(&c->lock);
 	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		if (READ_ONCE(pc->err) ||
 		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))

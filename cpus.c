@@ -90,7 +90,7 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
 			bool down)
 {
-	struct perfkmod_cpu *pc;
+	struct perfkmod_cpu_share *pc;
 
 	if (!counts_on(c, cpu))
 		return;
@@ -145,7 +145,8 @@ static int perfkmod_cpu_offline(unsigned int cpu)
  * this CPU from another (uncore, RAPL) may have moved the event to that
  * one, whose context perf is turning off or has not turned on yet.
  */
-static int enodev_answer(struct perfkmod_cpu *pc, int cpu, unsigned int seq)
+static int enodev_answer(struct perfkmod_cpu_share *pc, int cpu,
+			 unsigned int seq)
 {
 	if (!cpu_active(cpu) || !cpumask_equal(cpu_online_mask, cpu_active_mask))
 		return -EAGAIN;
@@ -229,7 +230,7 @@ static int find_server(struct perfkmod_counter *c, int cpu,
 
 	lockdep_assert_held(&c->sync_lock);
 	for_each_cpu(other, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, other);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, other);
 
 		if (other != cpu && pc->event &&
 		    events_count_alike(pc->event, event))
@@ -245,7 +246,7 @@ static int find_server(struct perfkmod_counter *c, int cpu,
  */
 static void retire_stale(struct perfkmod_counter *c, int cpu)
 {
-	struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+	struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 	/* @event changes under both locks: @sync_lock, held, will do */
 	struct perf_event *event = pc->event;
 
@@ -308,7 +309,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 	for_each_cpu(cpu, perfkmod_counted_cpus(c))
 		retire_stale(c, cpu);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		/* pairs with WRITE_ONCE() in cpu_changed() */
 		seq = READ_ONCE(pc->seq);
@@ -474,7 +475,7 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
 	if (READ_ONCE(c->sync_queued))
 		cancel_delayed_work_sync(&c->hotplug_work);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		if (pc->event)
 			perf_event_release_kernel(pc->event);
@@ -493,7 +494,7 @@ static int absent_everywhere(struct perfkmod_counter *c)
 
 	lockdep_assert_held(&c->sync_lock);
 	for_each_possible_cpu(cpu) {
-		struct perfkmod_cpu *pc = perfkmod_cpu_share(c, cpu);
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 		if (pc->event)
 			return 0;
@@ -523,7 +524,7 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
 		return -EINVAL;
 	if (!one) {
-		c->cpus = alloc_percpu(struct perfkmod_cpu);
+		c->cpus = alloc_percpu(struct perfkmod_cpu_share);
 		if (!c->cpus)
 			return -ENOMEM;
 	}
@@ -653,7 +654,7 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
  */
 int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 {
-	struct perfkmod_cpu *pc;
+	struct perfkmod_cpu_share *pc;
 	struct perf_event *event;
 	unsigned long flags;
 	u64 count = 0, base;

@@ -148,7 +148,7 @@ struct perfkmod_pcpu_stats {
 };
 
 /* One CPU's share of an all-CPUs or one-CPU counter. */
-struct perfkmod_cpu {
+struct perfkmod_cpu_share {
 	/*
 	 * NULL when the CPU has no event: it was offline when the counter
 	 * was made, or making its event failed (@err). The detached event of
@@ -197,7 +197,7 @@ struct perfkmod_cpu {
 	int absent;
 };
 
-/* In perfkmod_cpu.seq: the CPU's last hotplug callback was its offline one */
+/* In perfkmod_cpu_share.seq: the CPU's last hotplug callback was offline */
 #define PERFKMOD_CPU_DOWN	1u
 
 /**
@@ -265,8 +265,8 @@ struct perfkmod_counter {
 	atomic_t limit;
 	struct perf_event *event;
 	u64 base;
-	struct perfkmod_cpu __percpu *cpus;
-	struct perfkmod_cpu one;
+	struct perfkmod_cpu_share __percpu *cpus;
+	struct perfkmod_cpu_share one;
 	struct module *owner;
 	struct list_head all;
 	struct delayed_work hotplug_work;
@@ -297,7 +297,7 @@ perfkmod_counted_cpus(const struct perfkmod_counter *c)
 }
 
 /* The share of counted CPU @cpu of a per-CPU counter. */
-static inline struct perfkmod_cpu *
+static inline struct perfkmod_cpu_share *
 perfkmod_cpu_share(struct perfkmod_counter *c, int cpu)
 {
 	return c->cpus ? per_cpu_ptr(c->cpus, cpu) : &c->one;
