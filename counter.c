@@ -255,9 +255,10 @@ static void apply_to_events(struct perfkmod_counter *c,
 
 /*
  * Start counting, delivering @limit overflows (-1: all); CPUs whose event
- * could not be made are tried again.
+ * could not be made are tried again. perfkmod_counter_enable() and
+ * perfkmod_counter_refresh() are this, with no limit and with one.
  */
-static void enable(struct perfkmod_counter *c, int limit)
+static void enable_with_limit(struct perfkmod_counter *c, int limit)
 {
 	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
@@ -284,7 +285,7 @@ static void enable(struct perfkmod_counter *c, int limit)
 
 void perfkmod_counter_enable(struct perfkmod_counter *c)
 {
-	enable(c, -1);
+	enable_with_limit(c, -1);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
 
@@ -292,7 +293,7 @@ int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
 {
 	if (!perfkmod_config_samples(&c->config) || !n)
 		return -EINVAL;
-	enable(c, min_t(unsigned int, n, INT_MAX));
+	enable_with_limit(c, min_t(unsigned int, n, INT_MAX));
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);

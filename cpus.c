@@ -363,7 +363,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 			for_each_cpu(other, perfkmod_counted_cpus(c))
 				perfkmod_cpu_share(c, other)->grace_due = false;
 		}
-		/* enable() and disable() change it under @lock alone */
+		/* enable and disable change it under @lock alone */
 		enabled = READ_ONCE(c->enabled);
 		event = perfkmod_create_event(c, cpu, NULL, !enabled);
 		if (IS_ERR(event)) {
@@ -411,7 +411,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 			continue;
 		}
 		mutex_lock(&c->lock);
-		/* an enable() or disable() meanwhile did not see this event */
+		/* an enable or disable meanwhile did not see this event */
 		if (c->enabled != enabled) {
 			if (c->enabled)
 				perf_event_enable(event);

@@ -432,8 +432,11 @@ static const char * const probe_caches[] = {
 static const char * const probe_ops[] = { "load", "store", "prefetch" };
 static const char * const probe_results[] = { "misses", "accesses" };
 
-/* Create (disabled, on the reading task) and release one event. */
-static void probe(struct seq_file *m, const char *name)
+/*
+ * Try event @name: create it (disabled, on the reading task) and release
+ * it, and give its line of events, "ok" or why not.
+ */
+static void try_event(struct seq_file *m, const char *name)
 {
 	struct perfkmod_config cfg;
 	struct perfkmod_counter *c;
@@ -461,14 +464,14 @@ static int events_show(struct seq_file *m, void *v)
 	size_t i, j, k;
 
 	for (i = 0; i < ARRAY_SIZE(probe_events); i++)
-		probe(m, probe_events[i]);
+		try_event(m, probe_events[i]);
 	for (i = 0; i < ARRAY_SIZE(probe_caches); i++)
 		for (j = 0; j < ARRAY_SIZE(probe_ops); j++)
 			for (k = 0; k < ARRAY_SIZE(probe_results); k++) {
 				snprintf(name, sizeof(name), "%s-%s-%s",
 					 probe_caches[i], probe_ops[j],
 					 probe_results[k]);
-				probe(m, name);
+				try_event(m, name);
 			}
 	return 0;
 }
