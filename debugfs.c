@@ -243,12 +243,13 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
  * @n: the named counter, in perfkmod_named_list.
  *
  * Does nothing before perfkmod_debugfs_init() or after
- * perfkmod_debugfs_exit(). control.c, which holds the mutex, asserts it.
+ * perfkmod_debugfs_exit().
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!counters_dir)
 		return;
 	n->dir = debugfs_create_dir(n->name, counters_dir);
@@ -277,6 +278,7 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
  */
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (counters_dir)
 		debugfs_remove(n->dir);
 	n->dir = NULL;
@@ -447,12 +449,13 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
  * @ns: the named series, in perfkmod_named_series_list.
  *
  * Does nothing before perfkmod_debugfs_init() or after
- * perfkmod_debugfs_exit(). control.c, which holds the mutex, asserts it.
+ * perfkmod_debugfs_exit().
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!series_dir)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
@@ -477,6 +480,7 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
  */
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (series_dir)
 		debugfs_remove(ns->dir);
 	ns->dir = NULL;

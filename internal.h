@@ -42,7 +42,8 @@
  * perfkmod_named_mutex (control.c)
  *	Protects the named counters' and series' lists and counts,
  *	last_error, each one's @dir (its debugfs directory is added and
- *	removed under it), and del's check of a named counter's
+ *	removed under it, and all of them at once by perfkmod_debugfs_exit(),
+ *	once no command can run), and del's check of a named counter's
  *	series_users (only named series read named counters). Taken by the
  *	control file's writes and reads, last_error, summary, metrics, and
  *	module init and exit; never in a CPU hotplug callback nor under
@@ -51,9 +52,10 @@
  *	is removed, which waits for the reads of its files (they take
  *	perfkmod_named.lock, @lock or a series' read_lock, never this).
  * perfkmod_named.lock (struct perfkmod_named)
- *	Protects @spec, which the period command rewrites. Taken under
- *	perfkmod_named_mutex (period, the control file's listing) or alone
- *	(the spec file); period sets the counter's period under it.
+ *	Protects @spec, which the period command rewrites: written under
+ *	both locks, read under either. Taken under perfkmod_named_mutex
+ *	(period, the control file's listing) or alone (the spec file);
+ *	period sets the counter's period under it.
  * perfkmod_counter.sync_lock
  *	Serialises the making and retiring of a per-CPU counter's events
  *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
