@@ -202,8 +202,8 @@ def judge(lane, lines, counts):
     groups, diag = {}, []
     leaves = {"ok": 0, "not ok": 0, "skip": 0}
     opened = {}
-    # A KUnit module's own document inside the lane's (its lines at
-    # column 0): the leaves before it; KUnit's debugfs totals for the
+    # The leaves counted when a KUnit module's own document began inside
+    # the lane's (its lines at column 0); KUnit's debugfs totals for the
     # module, which run.sh gives before the module's result.
     started, nested, debugfs = False, None, None
     aborted, blocked = None, []
@@ -236,7 +236,7 @@ def judge(lane, lines, counts):
             continue
         if line.startswith("KTAP version"):
             if started:
-                nested = {"mark": dict(leaves)}
+                nested = dict(leaves)
             started = True
             continue
         m = KTAP_SUBTEST.match(line)
@@ -256,7 +256,7 @@ def judge(lane, lines, counts):
             since = opened.get(depth + 4, leaves["not ok"])
             if depth == 0 and debugfs is not None:
                 # a KUnit module's result, after its document, if any
-                mark = nested["mark"] if nested else dict(leaves)
+                mark = nested or dict(leaves)
                 parent, since = nested is not None, mark["not ok"]
                 got = tuple(leaves[k] - mark[k]
                             for k in ("ok", "not ok", "skip"))
