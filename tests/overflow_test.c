@@ -1170,7 +1170,8 @@ static void release_waits_for_overflow(struct kunit *test)
 #define RACE_MAGIC	0x5eedf00d
 #define RACE_POISON	0xdeadbeef
 #define RACE_THREADS	8
-#define RACE_CYCLES	10000
+/* each unregister waits for a grace period: about 10 ms under TCG */
+#define RACE_CYCLES	2500
 
 struct race_ctx {
 	u32 magic;
@@ -1248,7 +1249,7 @@ static int race_thread(void *data)
 }
 
 /*
- * 10,000 register/unregister cycles from 8 threads at once, all three
+ * 2,500 register/unregister cycles from 8 threads at once, all three
  * delivery modes, while an all-CPUs cpu-clock counter overflows at perf's
  * 10 us floor and an all-CPUs breakpoint fires on every write of a busy
  * thread. A callback that ran after its unregister returned would find its

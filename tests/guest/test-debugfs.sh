@@ -276,9 +276,14 @@ race_read() {
 			>/dev/null 2>&1
 	done
 }
+# The readers at the lowest priority: the writer keeps most of a CPU, and
+# its 100 cycles race with readers on the other, instead of taking turns
+# with them on both.
 rm -f /tmp/race-stop
 race_read &
+renice -n 19 -p $! >/dev/null
 race_read &
+renice -n 19 -p $! >/dev/null
 race() {
 	i=0
 	while [ $i -lt 100 ]; do
