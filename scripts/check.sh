@@ -49,7 +49,7 @@ timing=()
 
 "$top/scripts/deps.sh" $lanes || exit 1
 
-# On an empty cache, build the 6.12 kernels the lanes will boot in the
+# Build the 6.12 kernels the lanes will boot and the cache lacks in the
 # background, at the lowest priority, in the order the lanes need them.
 # The x86 lanes' QEMU runs on one host thread (scripts/kernel.sh), so a
 # build goes on beside a lane on the other core instead of after it; a lane
@@ -59,9 +59,11 @@ timing=()
 prebuild=()
 for lane in $lanes; do
 	case $lane in
-	x86-debug | x86-kcsan | arm64-pmu) prebuild+=("$lane") ;;
-	x86-kunit) prebuild+=(x86-debug) ;;
+	x86-debug | x86-kcsan | arm64-pmu) k=$lane ;;
+	x86-kunit) k=x86-debug ;;
+	*) continue ;;
 	esac
+	"$top/scripts/kernel.sh" "$k" cached 2>/dev/null || prebuild+=("$k")
 done
 if [ ${#prebuild[@]} != 0 ]; then
 	mkdir -p "$top/.build"

@@ -6,12 +6,15 @@
 #   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
 #                               | distro-5.10 | distro-6.12 | distro-arm64
 #   scripts/kernel.sh LANE prepare
+#   scripts/kernel.sh LANE cached
 #
 # With "prepare", a self-built kernel's tree is only configured and made
 # with modules_prepare (a minute or two, not a kernel build): enough to
 # build modules against, as scripts/lint.sh's sparse gate does, but no
 # vmlinux, no Module.symvers and no IMAGE. A tree already built serves too.
-# A later build of the lane goes on in the same directory.
+# A later build of the lane goes on in the same directory. With "cached",
+# nothing is made or printed: it exits 0 when the self-built kernel of the
+# lane is built and cached, 1 when a run would build it.
 #
 # Prints shell assignments on stdout (ARCH, CROSS_COMPILE, KDIR, IMAGE,
 # KVER, TCG_THREAD, the PERFKMOD_TCG_THREAD scripts/vm.sh must boot IMAGE
@@ -40,10 +43,12 @@ jobs=$(nproc)
 log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+query=
 case ${2:-} in
 "") target=all done=built ;;
 prepare) target=modules_prepare done=prepared ;;
-*) die "unknown target '$2' (prepare)" ;;
+cached) target=all done=built query=1 ;;
+*) die "unknown target '$2' (prepare, cached)" ;;
 esac
 
 # One kernel.sh per lane at a time: two test runs (or a run and a demo)
@@ -51,7 +56,10 @@ esac
 # source tree all lanes share has a lock of its own (source_tree).
 mkdir -p "$cache"
 exec 9>"$cache/.lock-$lane"
-if ! flock -n 9; then
+if [ -n "$query" ]; then
+	# a kernel being built is not cached yet
+	flock -n 9 || exit 1
+elif ! flock -n 9; then
 	log "$lane: waiting for the kernel another kernel.sh is making"
 	flock 9
 fi
@@ -120,7 +128,6 @@ prune() {
 build_lane() {
 	local arch=$1 cross=$2 image=$3 src ver key out frag frags f thread=
 
-	src=$(source_tree)
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 	frags=
 	for f in common "$4" "$lane"; do
@@ -133,8 +140,10 @@ build_lane() {
 	key=$key-$(echo "$("${cross}gcc" --version | head -1)" | sha256sum | cut -c1-6)
 	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
 	frag=$out/perfkmod.fragment
+	[ -z "$query" ] || exit "$([ -f "$out/.perfkmod-built" ]; echo $?)"
 
 	if [ ! -f "$out/.perfkmod-built" ] && [ ! -f "$out/.perfkmod-$done" ]; then
+		src=$(source_tree)
 		log "building $lane kernel ($target) in $out (log: $out/build.log)"
 		mkdir -p "$out"
 		# a later fragment may override an earlier one (x86-kcsan
@@ -314,6 +323,7 @@ deb_lane() {
 case $lane in
 x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage x86_64 ;;
 arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image arm64 ;;
+*) [ -z "$query" ] || die "$lane: only a self-built kernel is cached or not" ;;&
 distro) distro_lane ;;
 # Debian 11's 5.10 (bullseye), Debian 12's backported 6.12
 # (bookworm-backports; Debian 13's is built for trixie's libc, and its
