@@ -1171,7 +1171,8 @@ static void release_waits_for_overflow(struct kunit *test)
 #define RACE_POISON	0xdeadbeef
 #define RACE_THREADS	8
 /* each unregister waits for a grace period: about 10 ms under TCG */
-#define RACE_CYCLES	2500
+#define RACE_CYCLES	2400
+static_assert(RACE_CYCLES % RACE_THREADS == 0);
 
 struct race_ctx {
 	u32 magic;
@@ -1249,7 +1250,7 @@ static int race_thread(void *data)
 }
 
 /*
- * 2,500 register/unregister cycles from 8 threads at once, all three
+ * 2,400 register/unregister cycles from 8 threads at once, all three
  * delivery modes, while an all-CPUs cpu-clock counter overflows at perf's
  * 10 us floor and an all-CPUs breakpoint fires on every write of a busy
  * thread. A callback that ran after its unregister returned would find its
