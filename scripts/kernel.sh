@@ -50,18 +50,26 @@ prepare) target=modules_prepare done=prepared ;;
 cached) target=all done=built query=1 ;;
 *) die "unknown target '$2' (prepare, cached)" ;;
 esac
+case $lane in
+x86-debug | x86-kcsan | arm64-pmu) ;;
+distro | distro-5.10 | distro-6.12 | distro-arm64)
+	[ -z "$query" ] || die "$lane: only a self-built kernel is cached or not"
+	;;
+*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro, distro-5.10, distro-6.12, distro-arm64)" ;;
+esac
 
 # One kernel.sh per lane at a time: two test runs (or a run and a demo)
 # would otherwise build or fetch into the same directory at once. The
 # source tree all lanes share has a lock of its own (source_tree).
-mkdir -p "$cache"
-exec 9>"$cache/.lock-$lane"
-if [ -n "$query" ]; then
-	# a kernel being built is not cached yet
-	flock -n 9 || exit 1
-elif ! flock -n 9; then
-	log "$lane: waiting for the kernel another kernel.sh is making"
-	flock 9
+# The query takes none: a tree is marked built only once it is, and
+# prune() removes the markers first.
+if [ -z "$query" ]; then
+	mkdir -p "$cache"
+	exec 9>"$cache/.lock-$lane"
+	if ! flock -n 9; then
+		log "$lane: waiting for the kernel another kernel.sh is making"
+		flock 9
+	fi
 fi
 
 # Extract the kernel source once per Debian source package version.
@@ -140,10 +148,14 @@ build_lane() {
 	key=$key-$(echo "$("${cross}gcc" --version | head -1)" | sha256sum | cut -c1-6)
 	out=$cache/build/$lane-${ver//[^A-Za-z0-9.+-]/_}-$key
 	frag=$out/perfkmod.fragment
-	[ -z "$query" ] || exit "$([ -f "$out/.perfkmod-built" ]; echo $?)"
+	if [ -n "$query" ]; then
+		[ -f "$out/.perfkmod-built" ] && exit 0
+		exit 1
+	fi
+	# a built tree's Makefile points into it
+	src=$(source_tree)
 
 	if [ ! -f "$out/.perfkmod-built" ] && [ ! -f "$out/.perfkmod-$done" ]; then
-		src=$(source_tree)
 		log "building $lane kernel ($target) in $out (log: $out/build.log)"
 		mkdir -p "$out"
 		# a later fragment may override an earlier one (x86-kcsan
@@ -323,7 +335,6 @@ deb_lane() {
 case $lane in
 x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage x86_64 ;;
 arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image arm64 ;;
-*) [ -z "$query" ] || die "$lane: only a self-built kernel is cached or not" ;;&
 distro) distro_lane ;;
 # Debian 11's 5.10 (bullseye), Debian 12's backported 6.12
 # (bookworm-backports; Debian 13's is built for trixie's libc, and its
@@ -331,5 +342,4 @@ distro) distro_lane ;;
 distro-5.10) deb_lane amd64 "5.10.*" ;;
 distro-6.12) deb_lane amd64 "6.12.*" ;;
 distro-arm64) deb_lane arm64 "6.1.*" ;;
-*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro, distro-5.10, distro-6.12, distro-arm64)" ;;
 esac
