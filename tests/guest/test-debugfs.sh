@@ -281,9 +281,9 @@ race_read() {
 # with them on both.
 rm -f /tmp/race-stop
 race_read &
-renice -n 19 -p $! >/dev/null
+renice -n 19 -p $! >/dev/null 2>&1
 race_read &
-renice -n 19 -p $! >/dev/null
+renice -n 19 -p $! >/dev/null 2>&1
 race() {
 	i=0
 	while [ $i -lt 100 ]; do

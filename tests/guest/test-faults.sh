@@ -21,19 +21,22 @@ echo N >$FS/ignore-gfp-wait
 echo 0 >$FS/verbose
 
 state() { cat $C; ls $DBG/counters; }
+NL='
+'
 
 # inject NAME COMMAND UNDO [WANT]: fail each allocation of COMMAND in
 # turn, until it runs without reaching the failure and answers WANT (ok,
 # the default, or an errno name). A run that succeeds although an
 # allocation failed (debugfs files are best effort) is undone with UNDO; a
-# run that fails otherwise than WANT must have changed nothing.
+# run that fails otherwise than WANT must have changed nothing. (As few
+# processes a run as can be: each allocation of a command is a run.)
 inject() {
 	_name=$1 _cmd=$2 _undo=$3 _want=${4:-ok} _n=1 _failed=0
+	_before=$(state)
 	while [ $_n -le 400 ]; do
-		_before=$(state)
 		_out=$(kwrite -f $_n $C "$_cmd")
-		_res=$(echo "$_out" | head -1)
-		_inj=$(echo "$_out" | tail -1)
+		_res=${_out%%"$NL"*}
+		_inj=${_out##*"$NL"}
 		case $_inj in
 		injected | not-injected) ;;
 		*) fail "$_name" "kwrite -f: $_out"; return ;;
@@ -53,8 +56,12 @@ inject() {
 		fi
 		case $_res in
 		ok*)
-			[ -z "$_undo" ] || kwrite $C "$_undo" >/dev/null ||
-				{ fail "$_name" "undo '$_undo' failed"; return; }
+			if [ -z "$_undo" ]; then
+				_before=$(state)
+			else
+				kwrite $C "$_undo" >/dev/null ||
+					{ fail "$_name" "undo '$_undo' failed"; return; }
+			fi
 			;;
 		"$_want")
 			;;
