@@ -419,7 +419,7 @@ void perfkmod_overflow_stop(struct perfkmod_counter *c)
 }
 EXPORT_SYMBOL_GPL(perfkmod_overflow_stop);
 
-void perfkmod_overflow_refresh(struct perfkmod_counter *c, unsigned int n)
+void perfkmod_overflow_limit(struct perfkmod_counter *c, unsigned int n)
 {
 	if (!c->stats)
 		return;
@@ -429,7 +429,7 @@ void perfkmod_overflow_refresh(struct perfkmod_counter *c, unsigned int n)
 	}
 	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
 }
-EXPORT_SYMBOL_GPL(perfkmod_overflow_refresh);
+EXPORT_SYMBOL_GPL(perfkmod_overflow_limit);
 
 static void free_callback(struct perfkmod_callback *cb)
 {

@@ -32,7 +32,7 @@
  * MAJOR.MINOR: within a major version it only grows (README, "Stability").
  */
 #define PERFKMOD_VERSION_MAJOR	0
-#define PERFKMOD_VERSION_MINOR	1
+#define PERFKMOD_VERSION_MINOR	2
 
 struct module;
 struct pt_regs;
@@ -607,22 +607,39 @@ void perfkmod_counter_stats(struct perfkmod_counter *counter,
 void perfkmod_overflow_stop(struct perfkmod_counter *counter);
 
 /**
- * perfkmod_overflow_refresh() - deliver only the next @n overflows
+ * perfkmod_overflow_limit() - deliver only the next @n overflows
  * @counter: the counter; a counting counter is left as it is.
  * @n: how many more overflows reach the callbacks; after the last one the
- *	counter stops as with perfkmod_overflow_stop().
+ *	counter stops as with perfkmod_overflow_stop(). 0 stops it now.
  *
- * Like perf's PERF_EVENT_IOC_REFRESH, without the enable.
+ * The limit of perf's PERF_EVENT_IOC_REFRESH, without its enable, which
+ * perfkmod_counter_refresh() adds.
  *
  * Context: any context, NMI included; takes no lock.
  */
-void perfkmod_overflow_refresh(struct perfkmod_counter *counter,
-			       unsigned int n);
+void perfkmod_overflow_limit(struct perfkmod_counter *counter, unsigned int n);
+
+/**
+ * perfkmod_overflow_refresh() - perfkmod_overflow_limit(), by its old name
+ * @counter: the counter.
+ * @n: how many more overflows reach the callbacks.
+ *
+ * Kept for the clients of version 0.1 until version 1.0.
+ *
+ * Context: any context, NMI included; takes no lock.
+ */
+static inline void __deprecated
+perfkmod_overflow_refresh(struct perfkmod_counter *counter, unsigned int n)
+{
+	perfkmod_overflow_limit(counter, n);
+}
 
 /**
  * perfkmod_counter_refresh() - enable a counter for its next @n overflows
  * @counter: a sampling counter.
  * @n: overflows to deliver before the counter stops; at least 1.
+ *
+ * perf's PERF_EVENT_IOC_REFRESH: perfkmod_overflow_limit(), then enable.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).

@@ -49,8 +49,8 @@ struct probe {
 	struct perfkmod_counter *counter;
 	/* stop, or refresh, the counter at this call (0: never) */
 	int stop_at;
-	int refresh_at;
-	unsigned int refresh_n;
+	int limit_at;
+	unsigned int limit_n;
 };
 
 static void probe_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
@@ -67,8 +67,8 @@ static void probe_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 		atomic_inc(&p->wrong_counter);
 	if (n == p->stop_at)
 		perfkmod_overflow_stop(s->counter);
-	if (n == p->refresh_at)
-		perfkmod_overflow_refresh(s->counter, p->refresh_n);
+	if (n == p->limit_at)
+		perfkmod_overflow_limit(s->counter, p->limit_n);
 }
 
 /*
@@ -789,14 +789,26 @@ static void stop_from_callback(struct kunit *test)
 }
 
 /* A callback asks for the next 2 overflows only, at its first call. */
-static void refresh_from_callback(struct kunit *test)
+static void limit_from_callback(struct kunit *test)
 {
 	struct perfkmod_counter *c = bp_counter(test, 1);
-	struct probe p = { .counter = c, .refresh_at = 1, .refresh_n = 2 };
+	struct probe p = { .counter = c, .limit_at = 1, .limit_n = 2 };
 
 	reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
 	poke(50);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 3);
+}
+
+/* The old name of perfkmod_overflow_limit(), in process context. */
+static void limit_by_old_name(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_counter(test, 1);
+	struct probe p = { .counter = c };
+
+	reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
+	perfkmod_overflow_refresh(c, 2);
+	poke(50);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 2);
 }
 
 static void register_errors(struct kunit *test)
@@ -1452,7 +1464,8 @@ static struct kunit_case perfkmod_overflow_cases[] = {
 	KUNIT_CASE_SLOW(irq_callback_feeds_tracepoint),
 	KUNIT_CASE(process_callback_slower_than_counter),
 	KUNIT_CASE(stop_from_callback),
-	KUNIT_CASE(refresh_from_callback),
+	KUNIT_CASE(limit_from_callback),
+	KUNIT_CASE(limit_by_old_name),
 	KUNIT_CASE(register_errors),
 	KUNIT_CASE(release_with_callbacks),
 	KUNIT_CASE(foreign_handle_outlives_counter),
