@@ -15,7 +15,11 @@ if [ ! -e $ko ]; then
 	esac
 	exit 0
 fi
+# the version of the module make built (make lint checks it against
+# perfkmod.h and dkms.conf)
+insmod $MODDIR/perfkmod.ko && read -r want </sys/module/perfkmod/version
+rmmod perfkmod
 check dkms-module-load insmod $ko
-check dkms-module-version grep -qx 0.1 /sys/module/perfkmod/version
+check dkms-module-version grep -qxF "${want:-no version}" /sys/module/perfkmod/version
 check dkms-module-debugfs test -d $DBG
 check dkms-module-unload rmmod perfkmod
