@@ -4,7 +4,8 @@
  *
  * This is the public interface other modules include. A counter is made from
  * a struct perfkmod_config (filled in by hand, or by perfkmod_parse() from the
- * same text users write in debugfs), then enabled, read and released:
+ * same text users write in debugfs), counts from then on (unless made
+ * disabled), is read and is released:
  *
  *	struct perfkmod_config cfg = {
  *		.type = PERF_TYPE_SOFTWARE,
@@ -92,7 +93,8 @@ enum perfkmod_target {
  * @bp_len: %PERF_TYPE_BREAKPOINT: %HW_BREAKPOINT_LEN_1 to %HW_BREAKPOINT_LEN_8.
  * @bp_type: %PERF_TYPE_BREAKPOINT: %HW_BREAKPOINT_R, %HW_BREAKPOINT_W,
  *	%HW_BREAKPOINT_RW or %HW_BREAKPOINT_X.
- * @sample_period: overflow every @sample_period events; 0 for none.
+ * @sample_period: overflow every @sample_period events (nanoseconds for
+ *	cpu-clock and task-clock); 0 for none.
  * @sample_freq: overflow about @sample_freq times a second (perf adjusts
  *	the period); 0 for none. At most one of @sample_period and
  *	@sample_freq may be set. A counter with either calls its overflow
@@ -559,12 +561,13 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * perfkmod_callback_unregister() - stop calling a callback
  * @cb: the handle; NULL or an ERR_PTR() is ignored.
  *
- * Once it returns, the callback is not running and never runs again, and
- * its context may be freed. Also for a handle on a counter since released
- * (see perfkmod_counter_release()), by any module. Samples still
- * waiting in its rings are discarded. Must not be called from the callback
- * itself, nor with a lock held that the callback takes: it waits for a
- * callback that is running.
+ * Once it returns, the callback is not running and never runs again, its
+ * context may be freed, and @cb is freed (its statistics stay in the
+ * counter's: perfkmod_counter_stats()). Also for a handle on a counter
+ * since released (see perfkmod_counter_release()), by any module. Samples
+ * still waiting in its rings are discarded. Must not be called from the
+ * callback itself, nor with a lock held that the callback takes: it waits
+ * for a callback that is running.
  *
  * Context: process context, may sleep (waits for an RCU grace period);
  *	not with cpus_read_lock() held nor from a CPU hotplug callback (it
@@ -624,12 +627,12 @@ void perfkmod_overflow_limit(struct perfkmod_counter *counter, unsigned int n);
  * @counter: the counter.
  * @n: how many more overflows reach the callbacks.
  *
- * Kept for the clients of version 0.1 until version 1.0.
+ * Deprecated: the name of version 0.1, kept until version 1.0.
  *
  * Context: any context, NMI included; takes no lock.
  */
-static inline void __deprecated
-perfkmod_overflow_refresh(struct perfkmod_counter *counter, unsigned int n)
+static inline void perfkmod_overflow_refresh(struct perfkmod_counter *counter,
+					     unsigned int n)
 {
 	perfkmod_overflow_limit(counter, n);
 }
@@ -639,7 +642,8 @@ perfkmod_overflow_refresh(struct perfkmod_counter *counter, unsigned int n)
  * @counter: a sampling counter.
  * @n: overflows to deliver before the counter stops; at least 1.
  *
- * perf's PERF_EVENT_IOC_REFRESH: perfkmod_overflow_limit(), then enable.
+ * perf's PERF_EVENT_IOC_REFRESH: a limit as perfkmod_overflow_limit()
+ * sets, and the enable.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
