@@ -15,10 +15,10 @@ if [ ! -e $ko ]; then
 	esac
 	exit 0
 fi
-# the version of the module make built (make lint checks it against
-# perfkmod.h and dkms.conf)
-insmod $MODDIR/perfkmod.ko && read -r want </sys/module/perfkmod/version
-rmmod perfkmod
+# the version of the module make built, from its modinfo strings (make
+# lint checks it against perfkmod.h and dkms.conf)
+want=$(tr '\0' '\n' <$MODDIR/perfkmod.ko | sed -n 's/^version=//p')
+check dkms-not-preloaded sh -c '! grep -q "^perfkmod " /proc/modules'
 check dkms-module-load insmod $ko
 check dkms-module-version grep -qxF "${want:-no version}" /sys/module/perfkmod/version
 check dkms-module-debugfs test -d $DBG

@@ -27,9 +27,11 @@ NL='
 # inject NAME COMMAND UNDO [WANT]: fail each allocation of COMMAND in
 # turn, until it runs without reaching the failure and answers WANT (ok,
 # the default, or an errno name). A run that succeeds although an
-# allocation failed (debugfs files are best effort) is undone with UNDO; a
-# run that fails otherwise than WANT must have changed nothing. (As few
-# processes a run as can be: each allocation of a command is a run.)
+# allocation failed (debugfs files are best effort) is undone with UNDO,
+# which must give back control's listing to the byte; a run that fails
+# must have changed nothing. A run that succeeds where WANT is an errno
+# fails the test. (As few processes a run as can be: each allocation of
+# a command is a run.)
 inject() {
 	_name=$1 _cmd=$2 _undo=$3 _want=${4:-ok} _n=1 _failed=0
 	_before=$(state)
@@ -44,8 +46,12 @@ inject() {
 		if [ "$_inj" = not-injected ]; then
 			case $_res in
 			"$_want" | "$_want "*)
-				[ "$_want" != ok ] || [ -z "$_undo" ] ||
-					kwrite $C "$_undo" >/dev/null
+				if [ "$_want" = ok ] && [ -n "$_undo" ] &&
+					{ ! kwrite $C "$_undo" >/dev/null ||
+						[ "$(state)" != "$_before" ]; }; then
+					fail "$_name" "undo '$_undo' did not give back the state"
+					return
+				fi
 				note "faults: $_cmd: $((_n - 1)) allocations failed" \
 					"in turn, $_failed runs failed and left nothing"
 				pass "$_name"
@@ -56,14 +62,15 @@ inject() {
 		fi
 		case $_res in
 		ok*)
-			if [ -z "$_undo" ]; then
+			if [ "$_want" != ok ]; then
+				fail "$_name" "allocation $_n failed and '$_cmd' answered $_res, not $_want"
+				return
+			elif [ -z "$_undo" ]; then
 				_before=$(state)
 			else
 				kwrite $C "$_undo" >/dev/null ||
 					{ fail "$_name" "undo '$_undo' failed"; return; }
 			fi
-			;;
-		"$_want")
 			;;
 		*)
 			if [ "$(state)" != "$_before" ]; then
