@@ -74,20 +74,20 @@ fi
 
 # Extract the kernel source once per Debian source package version.
 source_tree() {
-	local ver dir tmp
+	local ver dir
 
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 	dir=$cache/src/linux-source-6.12_${ver//[^A-Za-z0-9.+-]/_}
 	exec 8>"$cache/.lock-src"
 	flock 8
+	# (called in $(...), where set -e does not hold: each step checks)
 	if [ ! -f "$dir/.perfkmod-extracted" ]; then
 		log "extracting linux-source-6.12 $ver into $dir"
-		rm -rf "$dir" "$dir.tmp"
-		mkdir -p "$dir.tmp"
-		tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp"
-		mv "$dir.tmp/linux-source-6.12" "$dir"
-		rmdir "$dir.tmp"
-		touch "$dir/.perfkmod-extracted"
+		{ rm -rf "$dir" "$dir.tmp" && mkdir -p "$dir.tmp" &&
+			tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp" &&
+			mv "$dir.tmp/linux-source-6.12" "$dir" &&
+			rmdir "$dir.tmp" && touch "$dir/.perfkmod-extracted"; } ||
+			die "cannot extract linux-source-6.12 into $dir"
 	fi
 	exec 8>&-
 	echo "$dir"
