@@ -429,7 +429,7 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns);
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns);
 
-/* toplevel.c: control, last_error, summary, metrics, events */
+/* toplevel.c: the files at the top of the debugfs directory */
 void perfkmod_toplevel_init(void);
 
 /*

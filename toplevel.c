@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files at the top of /sys/kernel/debug/perfkmod/ (the directory is
- * debugfs.c's, which lists them all):
- *
- *	control		0600 commands (control.c); lists the counters
- *	last_error	0400 why the last command failed
- *	summary		0400 every counter, a table for people
- *	metrics		0400 every counter, Prometheus text format
- *	events		0400 which named events this machine can create
- *
- * The commands and the named counters are control.c's; everything else
- * goes through the exported API, as a client module would.
+ * The files at the top of /sys/kernel/debug/perfkmod/, each registered in
+ * perfkmod_toplevel_init(). The directory is debugfs.c's, whose header
+ * lists every file; Documentation/perfkmod.rst documents them. The
+ * commands and the named counters are control.c's; everything else goes
+ * through the exported API, as a client module would.
  */
 #include <linux/debugfs.h>
 #include <linux/math64.h>
