@@ -247,12 +247,10 @@ last() { l=; read -r l <$H/last.$1; }
 
 # mono NAME V WHEN: V, NAME's value now, is not below its last one.
 mono() {
-	_l=0
+	_l=0 _what=
 	[ -e $H/last.$1 ] && read -r _l <$H/last.$1
-	case $1 in
-	*.o) [ "$2" -ge "$_l" ] || wrong $1 "overflows went back from $_l to $2, $3" ;;
-	*) [ "$2" -ge "$_l" ] || wrong $1 "went back from $_l to $2, $3" ;;
-	esac
+	case $1 in *.o) _what="overflows " ;; esac
+	[ "$2" -ge "$_l" ] || wrong $1 "${_what}went back from $_l to $2, $3"
 	echo "$2" >$H/last.$1
 }
 
@@ -322,20 +320,15 @@ matrix() {
 			at "add $c $tspec$samp$opt"
 			r=$(kwrite $C "add $c $tspec$samp$opt")
 			case $m/$label/$r in
+			*/cpu-clock/ok* | */task-clock/ok*)
+				live="$live $c" clocks="$clocks $c" ;;
 			*/ok*) live="$live $c" ;;
-			s/cpu-clock/* | s/task-clock/*) ;;
+			s/cpu-clock/* | s/task-clock/*)
+				wrong $c "add $tspec$samp$opt: $r ($(cat $DBG/last_error))" ;;
 			s/*/EOPNOTSUPP*)
 				echo "cannot sample here: $r ($(cat $DBG/last_error))" \
-					>$H/skip.$c
-				continue
-				;;
-			esac
-			case $r in
-			ok*) ;;
+					>$H/skip.$c ;;
 			*) wrong $c "add $tspec$samp$opt: $r ($(cat $DBG/last_error))" ;;
-			esac
-			case $label/$r in
-			cpu-clock/ok* | task-clock/ok*) clocks="$clocks $c" ;;
 			esac
 		done
 	done
