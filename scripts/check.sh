@@ -217,7 +217,10 @@ run_lane() {
 	guest=$((SECONDS - t))
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
 		grep -Ev '^(counts|time) '
-	mapfile -t -O ${#failures[@]} failures < <(grep "^$lane: FAIL " "$dir/judge.log")
+	# each failure with why: the indented lines after it
+	mapfile -t -O ${#failures[@]} failures < <(awk -v p="^$lane: FAIL " \
+		'$0 ~ p { on = 1; print; next } on && /^    / { print; next }
+		{ on = 0 }' "$dir/judge.log")
 	counts=$(sed -n 's/^counts //p' "$dir/judge.log")
 	set -- $counts
 	passed=$((passed + $1)) failed=$((failed + $2)) skipped=$((skipped + $3))
