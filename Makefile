@@ -12,6 +12,10 @@
 #                      the guest scripts on Debian's (LANE="x86-kunit distro")
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
+# make shell           a shell in Debian's kernel in QEMU, perfkmod loaded;
+#                      CLIENT=DIR adds the client module built in DIR,
+#                      RUN=SCRIPT runs SCRIPT there instead of the shell,
+#                      LANE=x boots lane x's kernel (arm64-pmu: with a PMU)
 # make bench           perfkmod's costs next to raw perf, in QEMU (docs/BENCHMARKS.md)
 # make bench SMOKE=1   the same with tiny iteration counts, timing nothing
 # make bench-module    build the benchmark module in bench/ against KDIR
@@ -69,7 +73,10 @@ lint:
 demo:
 	scripts/demo.sh
 
+shell:
+	scripts/shell.sh $(or $(LANE),distro) "$(CLIENT)" "$(RUN)"
+
 bench:
 	scripts/bench.sh $(if $(SMOKE),--smoke)
 
-.PHONY: all module tests samples clients bench-module kdir clean check lint demo bench
+.PHONY: all module tests samples clients bench-module kdir clean check lint demo shell bench

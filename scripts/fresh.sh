@@ -19,6 +19,8 @@
 # as root, with PERFKMOD_CACHE empty inside the root:
 #
 #   fresh-demo    make demo, which must show its counters
+#   fresh-shell   make shell with a client module, typed into, and with
+#                 RUN= (tests/make-shell.sh)
 #   fresh-lint    make lint, every gate green
 #   fresh-distro  make check LANE=distro, nothing failed, with the guest
 #                 scripts whose checks need the host's tools (promtool,
@@ -185,7 +187,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 cleanup
 [ "$(id -u)" = 0 ] || {
-	for t in root demo lint distro; do
+	for t in root demo shell lint distro; do
 		result not ok "fresh-$t - needs root (debootstrap, mount, chroot)"
 	done
 	exit 1
@@ -197,7 +199,7 @@ git -C "$top" diff --quiet HEAD 2>/dev/null ||
 start=$SECONDS
 if ! msg=$(make_root 2>"$dir/root.log"); then
 	result not ok "fresh-root - $msg (log: $dir/root.log)"
-	for t in demo lint distro; do
+	for t in demo shell lint distro; do
 		result not ok "fresh-$t - no root"
 	done
 	exit 1
@@ -217,6 +219,12 @@ if step demo 600 "make demo" &&
 	result ok fresh-demo
 else
 	result not ok "fresh-demo - $(why "$dir/demo.log")"
+fi
+
+if step shell 600 tests/make-shell.sh; then
+	result ok fresh-shell
+else
+	result not ok "fresh-shell - $(why "$dir/shell.log")"
 fi
 
 if step lint 900 "make lint"; then

@@ -12,7 +12,8 @@
 # /modules/dkms/, the kernel's own modules in MODULE_DIR/kernel/, such as
 # KUnit, to /modules/kernel/), the static helper programs found in
 # HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The benchmark module,
-# when MODULE_DIR/bench has it, goes to /modules/ too, and the scripts of
+# when MODULE_DIR/bench has it, and the modules of MODULE_DIR/extra ("make
+# shell"'s client) go to /modules/ too, and the scripts of
 # GUEST_DIR to /tests/ beside those of tests/guest/.
 # The archive is written here (a newc cpio, from a list in the format of
 # the kernel's usr/gen_init_cpio) so that no kernel source is needed, and
@@ -43,7 +44,7 @@ spec=$out.spec
 	done
 	echo "file /modules/perfkmod.ko $moddir/perfkmod.ko 0644 0 0"
 	for f in "$moddir"/samples/*.ko "$moddir"/tests/clients/*.ko \
-		"$moddir"/bench/*.ko; do
+		"$moddir"/bench/*.ko "$moddir"/extra/*.ko; do
 		[ -e "$f" ] && echo "file /modules/${f##*/} $f 0644 0 0"
 	done
 	if [ -e "$moddir/dkms/perfkmod.ko" ]; then

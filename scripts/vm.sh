@@ -7,7 +7,8 @@
 #
 #   scripts/vm.sh ARCH IMAGE INITRD LOG TIMEOUT [KERNEL ARGS...]
 #
-# ARCH is x86_64 or arm64. On arm64 the machine is virt with GICv3 and
+# ARCH is x86_64 or arm64. LOG - puts the console on this terminal, for
+# as long as the guest runs (TIMEOUT is then ignored). On arm64 the machine is virt with GICv3 and
 # -cpu max, whose emulated PMUv3 raises overflows as pseudo-NMIs when the
 # kernel is booted with irqchip.gicv3_pseudo_nmi=1 (added here).
 #
@@ -57,6 +58,11 @@ esac
 # shellcheck disable=SC2206 # split on purpose: a list of options
 qemu+=(${PERFKMOD_QEMU_EXTRA:-})
 
+if [ "$log" = - ]; then
+	# the console on this terminal, QEMU's monitor behind Ctrl-A C
+	exec "${qemu[@]}" -kernel "$image" -initrd "$initrd" -append "$args" \
+		-display none -serial mon:stdio -no-reboot
+fi
 rc=0
 timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$initrd" \
 	-append "$args" -display none -serial stdio -monitor none -no-reboot \

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# "make shell": boot a kernel in QEMU with perfkmod loaded and a shell on
+# this terminal, to try perfkmod and one's own client module by hand.
+#
+#   scripts/shell.sh KERNEL [CLIENT_DIR [SCRIPT]]
+#
+# KERNEL: a lane's kernel (scripts/kernel.sh): distro is Debian's 6.1,
+# arm64-pmu the 6.12 debug kernel with arm64's emulated PMU. CLIENT_DIR: a
+# client module's directory, built there against that kernel and
+# perfkmod's Module.symvers (as samples/ is); its modules go to /modules/
+# beside perfkmod.ko and samples/'s. SCRIPT: a shell script the guest runs
+# instead of the shell, with its output on this terminal; the VM ends with
+# it. The shell's exit ends the VM; Ctrl-A X ends QEMU.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
+kernel=${1:?usage: shell.sh KERNEL [CLIENT_DIR [SCRIPT]]}
+client=${2:-}
+script=${3:-}
+dir=$top/.build/shell
+
+[ -z "$client" ] || client=$(cd "$client" && pwd)
+[ -z "$script" ] || script=$(realpath "$script")
+"$top/scripts/deps.sh" "$kernel"
+env=$("$top/scripts/kernel.sh" "$kernel")
+eval "$env"
+busybox=/bin/busybox
+[ "$ARCH" = x86_64 ] || busybox=$cache/arm64-busybox/bin/busybox
+rm -rf "$dir/guest"
+mkdir -p "$dir/src" "$dir/guest"
+rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
+export PATH=${KBIN:+$KBIN:}$PATH
+kmake=(make -s ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE")
+"${kmake[@]}" -C "$dir/src" KDIR="$KDIR" samples >"$dir/build.log" 2>&1 ||
+	{ cat "$dir/build.log"; exit 1; }
+if [ -n "$client" ]; then
+	"${kmake[@]}" -C "$KDIR" M="$client" \
+		KBUILD_EXTRA_SYMBOLS="$dir/src/Module.symvers" modules
+	mkdir -p "$dir/src/extra"
+	cp "$client"/*.ko "$dir/src/extra/"
+fi
+[ -z "$script" ] || cp "$script" "$dir/guest/user.sh"
+"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" "$dir/src" \
+	"" ${script:+"$dir/guest"}
+echo "Booting $KVER in QEMU (TCG); the shell's exit ends it..."
+PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$ARCH" "$IMAGE" \
+	"$dir/initramfs.cpio" - 0 quiet perfkmod_run=shell.sh
