@@ -51,18 +51,12 @@ MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL[,record
 #define PERFKMOD_CMD_LIMIT		4096
 #define PERFKMOD_MAX_COUNTERS_LIMIT	65536
 
-static int uint_range_set(const char *val, const struct kernel_param *kp,
-			  unsigned int min, unsigned int max)
-{
-	return param_set_uint_minmax(val, kp, min, max);
-}
-
 /* The longest counter name; a name is a debugfs directory name too. */
 static unsigned int max_name_len = 64;
 
 static int max_name_len_set(const char *val, const struct kernel_param *kp)
 {
-	return uint_range_set(val, kp, 1, PERFKMOD_NAME_LIMIT);
+	return param_set_uint_minmax(val, kp, 1, PERFKMOD_NAME_LIMIT);
 }
 
 static const struct kernel_param_ops max_name_len_ops = {
@@ -78,7 +72,7 @@ static unsigned int max_cmd_len = 512;
 
 static int max_cmd_len_set(const char *val, const struct kernel_param *kp)
 {
-	return uint_range_set(val, kp, 16, PERFKMOD_CMD_LIMIT);
+	return param_set_uint_minmax(val, kp, 16, PERFKMOD_CMD_LIMIT);
 }
 
 static const struct kernel_param_ops max_cmd_len_ops = {
