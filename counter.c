@@ -470,35 +470,6 @@ static void restore_period(struct perfkmod_counter *c, int failed)
 	}
 }
 
-/*
- * Whether perf takes @freq for @c's event, asked of a disabled event made
- * for the purpose on an online CPU: for a per-CPU counter none of whose
- * CPUs has an event (its CPU is offline), so that a value is refused now
- * rather than when the CPU comes back. Never enabled, it cannot overflow.
- */
-static int probe_freq(struct perfkmod_counter *c, u64 freq)
-{
-	struct perf_event_attr attr;
-	struct perf_event *event;
-	int err = -ENODEV, tries, cpu;
-
-	perfkmod_config_to_attr(&c->config, &attr);
-	attr.disabled = 1;
-	/* a CPU that goes offline meanwhile: try another */
-	for (tries = 0; tries < 3 && err == -ENODEV; tries++) {
-		cpu = cpumask_first(cpu_online_mask);
-		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
-							 perfkmod_overflow, c);
-		if (IS_ERR(event)) {
-			err = PTR_ERR(event);
-			continue;
-		}
-		err = perf_event_period(event, freq);
-		perf_event_release_kernel(event);
-	}
-	return err;
-}
-
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
 	bool live = false;
@@ -542,7 +513,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	 */
 	if (perfkmod_per_cpu(c) && !live && c->config.sample_freq &&
 	    !is_timer(&c->config))
-		err = probe_freq(c, value);
+		err = perfkmod_probe_freq(c, value);
 	/* CPUs that come online later get the new value too */
 	if (!err) {
 		mutex_lock(&c->lock);

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One perf event of a counter: its attributes, its making with the checks
- * of perf_event_open() that the kernel path skips, and its value. What the
- * counter code (counter.c) and the per-CPU code (cpus.c) share.
+ * of perf_event_open() that the kernel path skips, and the event made only
+ * to ask perf whether it takes a frequency. What the counter code
+ * (counter.c) and the per-CPU code (cpus.c) share; an event's value is read
+ * by perfkmod_add_event_value() in internal.h, inline on the read path.
  */
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 
 #include "internal.h"
 
-/* The perf attributes of an event of @cfg. */
-void perfkmod_config_to_attr(const struct perfkmod_config *cfg,
-			     struct perf_event_attr *attr)
+/*
+ * The perf attributes of an event of @cfg. Static, so that it is inlined
+ * into its callers, where @attr is on the stack: the compiler then sets the
+ * bit-fields of a zeroed struct at once, rather than each in turn.
+ */
+static void config_to_attr(const struct perfkmod_config *cfg,
+			   struct perf_event_attr *attr)
 {
 	memset(attr, 0, sizeof(*attr));
 	attr->size = sizeof(*attr);
@@ -64,7 +70,7 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 	struct perf_event *event;
 	int err;
 
-	perfkmod_config_to_attr(&c->config, &attr);
+	config_to_attr(&c->config, &attr);
 	/*
 	 * Except with inherit: children inherit the state the event has when
 	 * they fork, and perf_event_enable() does not reach them.
@@ -99,13 +105,33 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 	return event;
 }
 
-/* @val += what @event counted, with its times. */
-void perfkmod_add_event_value(struct perf_event *event,
-			      struct perfkmod_value *val)
+/*
+ * Whether perf takes @freq for @c's event, asked of a disabled event made
+ * for the purpose on an online CPU: for a per-CPU counter none of whose
+ * CPUs has an event (its CPU is offline), so that a value is refused now
+ * rather than when the CPU comes back. Never enabled, it cannot overflow.
+ * Called by perfkmod_counter_set_period() with @c->sync_lock held, not
+ * @c->lock (perf makes an event).
+ */
+int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
 {
-	u64 enabled, running;
+	struct perf_event_attr attr;
+	struct perf_event *event;
+	int err = -ENODEV, tries, cpu;
 
-	val->value += perf_event_read_value(event, &enabled, &running);
-	val->enabled += enabled;
-	val->running += running;
+	config_to_attr(&c->config, &attr);
+	attr.disabled = 1;
+	/* a CPU that goes offline meanwhile: try another */
+	for (tries = 0; tries < 3 && err == -ENODEV; tries++) {
+		cpu = cpumask_first(cpu_online_mask);
+		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
+							 perfkmod_overflow, c);
+		if (IS_ERR(event)) {
+			err = PTR_ERR(event);
+			continue;
+		}
+		err = perf_event_period(event, freq);
+		perf_event_release_kernel(event);
+	}
+	return err;
 }

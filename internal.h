@@ -14,6 +14,7 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/workqueue.h>
 
 #include "perfkmod.h"
@@ -322,13 +323,24 @@ static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
  */
 #define PERFKMOD_TIMER_FREQ_MAX	100000
 
+/*
+ * @val += what @event counted, with its times. Inline: on every read of a
+ * counter (counter.c), a call there is a measurable share of the read.
+ */
+static inline void perfkmod_add_event_value(struct perf_event *event,
+					    struct perfkmod_value *val)
+{
+	u64 enabled, running;
+
+	val->value += perf_event_read_value(event, &enabled, &running);
+	val->enabled += enabled;
+	val->running += running;
+}
+
 /* event.c: one perf event of a counter */
-void perfkmod_config_to_attr(const struct perfkmod_config *cfg,
-			     struct perf_event_attr *attr);
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled);
-void perfkmod_add_event_value(struct perf_event *event,
-			      struct perfkmod_value *val);
+int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
 
 /* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
 int perfkmod_hotplug_init(void);
