@@ -79,7 +79,8 @@ static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
 
 int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg)
 {
-	int err, i;
+	ktime_t end;
+	int err;
 
 	err = register_nmi_handler(NMI_LOCAL, test_nmi_handler, 0,
 				   "perfkmod_test_in_nmi");
@@ -90,8 +91,9 @@ int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg)
 	migrate_disable();
 	WRITE_ONCE(nmi_armed, true);
 	apic->send_IPI_self(NMI_VECTOR);
+	end = ktime_add_ms(ktime_get(), 30 * MSEC_PER_SEC);
 	/* pairs with smp_store_release() in the handler: @fn has run */
-	for (i = 0; i < 10000 && smp_load_acquire(&nmi_armed); i++)
+	while (smp_load_acquire(&nmi_armed) && ktime_before(ktime_get(), end))
 		usleep_range(10, 20);
 	migrate_enable();
 	err = READ_ONCE(nmi_armed) ? -ETIMEDOUT : 0;
@@ -105,6 +107,7 @@ struct test_hotplug {
 	struct kunit *test;
 	struct task_struct *task;
 	int cycles;
+	ktime_t end;	/* of test_hotplug_more()'s wait */
 };
 
 /* Take CPU 1 down and up until kthread_stop(), counting whole cycles. */
@@ -139,6 +142,7 @@ struct test_hotplug *test_hotplug_start(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	h->test = test;
+	h->end = ktime_add_ms(ktime_get(), 60 * MSEC_PER_SEC);
 	t = kthread_run(hotplug_loop, h, "perfkmod-hotplug");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
 	h->task = t;
@@ -149,6 +153,16 @@ struct test_hotplug *test_hotplug_start(struct kunit *test)
 int test_hotplug_cycles(struct test_hotplug *h)
 {
 	return READ_ONCE(h->cycles);
+}
+
+bool test_hotplug_more(struct test_hotplug *h, int round, int rounds,
+		       int cycles)
+{
+	int done = test_hotplug_cycles(h);
+
+	if (done >= cycles || (round >= rounds && done))
+		return false;
+	return ktime_before(ktime_get(), h->end);
 }
 
 int test_hotplug_stop(struct test_hotplug *h)

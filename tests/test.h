@@ -5,8 +5,10 @@
 #ifndef _PERFKMOD_TEST_H
 #define _PERFKMOD_TEST_H
 
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/processor.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 struct kunit;
@@ -45,10 +47,18 @@ u64 test_value(struct perfkmod_counter *c);
  * until the case ends, however it ends (CPU 1 is then brought back).
  * test_hotplug_cycles() tells how many whole cycles it made so far;
  * test_hotplug_stop() stops it, expects CPU 1 back online and returns them.
+ *
+ * test_hotplug_more() is the condition of a loop that works beside it,
+ * @round the loop's count of its rounds: true until @cycles cycles are
+ * made, or @rounds rounds are done with a cycle made; false after 60 s
+ * from the start in any case. A cycle is the event such a loop needs: a
+ * slow machine makes fewer of them in a round.
  */
 struct test_hotplug;
 struct test_hotplug *test_hotplug_start(struct kunit *test);
 int test_hotplug_cycles(struct test_hotplug *h);
+bool test_hotplug_more(struct test_hotplug *h, int round, int rounds,
+		       int cycles);
 int test_hotplug_stop(struct test_hotplug *h);
 
 #ifdef CONFIG_X86
@@ -56,7 +66,7 @@ int test_hotplug_stop(struct test_hotplug *h);
  * Run @fn(@arg, the NMI's registers) once in a real NMI on this CPU (a
  * self-IPI through the local APIC), the calling task kept on the CPU
  * meanwhile. Return: 0, or -ETIMEDOUT when the NMI did not come within
- * about 100 ms.
+ * 30 s.
  */
 int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg);
 #endif
@@ -73,5 +83,31 @@ static inline void busy_ms(unsigned int ms)
 	while (ktime_before(ktime_get(), end))
 		cpu_relax();
 }
+
+/*
+ * Wait until @cond holds, @secs seconds at most, checking it again after
+ * each @step; the value is whether it held at the last check. A case waits
+ * for the event it needs, never for a stretch of time: under TCG on a
+ * loaded host, timers come late and a stretch holds less work than asked.
+ */
+#define __test_await(secs, cond, step)					\
+({									\
+	ktime_t __end = ktime_add_ms(ktime_get(), (secs) * MSEC_PER_SEC); \
+	bool __met;							\
+									\
+	while (!(__met = (cond)) && ktime_before(ktime_get(), __end))	\
+		step;							\
+	__met;								\
+})
+
+/* Asleep between the checks: for what other tasks, timers or CPUs do. */
+#define test_await(secs, cond)	__test_await(secs, cond, usleep_range(1000, 2000))
+
+/*
+ * Busy on the CPU between the checks (giving it up when asked): for what
+ * needs this task running, such as its own clocks and overflows.
+ */
+#define test_await_busy(secs, cond)					\
+	__test_await(secs, cond, ({ busy_ms(1); cond_resched(); }))
 
 #endif /* _PERFKMOD_TEST_H */
