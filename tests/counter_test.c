@@ -308,7 +308,9 @@ static void task_exit(struct kunit *test)
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_config(c)->pid, task_pid_vnr(task));
-	msleep(20);
+	/* a switch of its own before it exits: its exit is not counted */
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, test_value(c) > 0),
+			      "the task did not switch out in 30 s");
 	kthread_stop(task);
 	put_task_struct(task);
 
@@ -601,7 +603,7 @@ static void read_under_hotplug_lock(struct kunit *test)
 	c = test_create(test, &cfg);
 	if (num_online_cpus() >= 2 && cpu_online(1))
 		h = test_hotplug_start(test);
-	for (i = 0; i < 200 && (!h || test_hotplug_cycles(h) < 5); i++) {
+	for (i = 0; h ? test_hotplug_more(h, i, 200, 5) : i < 200; i++) {
 		cpus_read_lock();
 		for_each_online_cpu(cpu)
 			KUNIT_EXPECT_EQ(test,
@@ -616,7 +618,8 @@ static void read_under_hotplug_lock(struct kunit *test)
 		msleep(20);
 	}
 	if (h) {
-		KUNIT_EXPECT_GT(test, test_hotplug_stop(h), 0);
+		KUNIT_EXPECT_GT_MSG(test, test_hotplug_stop(h), 0,
+				    "no hotplug cycle of CPU 1 in 60 s");
 		perfkmod_counter_flush_hotplug(c);
 	}
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
@@ -672,11 +675,22 @@ static void checked_before_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 }
 
+/* The overflows of @c so far. */
+static u64 overflows(struct perfkmod_counter *c)
+{
+	struct perfkmod_stats st;
+
+	perfkmod_counter_stats(c, &st);
+	return st.overflows;
+}
+
 /*
  * task-clock at 100 Hz, then 50 Hz: perf turns an hrtimer event's frequency
- * into a period of 1 s / frequency, so 300 ms of this task's own run time
- * cannot overflow more than 30 times, then 15 (a frequency taken as a
- * period in nanoseconds would overflow every 10 us, thousands of times).
+ * into a period of 1 s / frequency, so this task's own run time, which
+ * task-clock counts, overflows once per 10 ms of it, then per 20 ms, and
+ * once more at most (a frequency taken as a period in nanoseconds would
+ * overflow every 10 us, thousands of times). The bounds are of the run
+ * time counted, not of a time asked for: TCG's hrtimers come late.
  */
 static void clock_freq_overflows(struct kunit *test)
 {
@@ -688,22 +702,26 @@ static void clock_freq_overflows(struct kunit *test)
 		.sample_freq = 100,
 	};
 	struct perfkmod_counter *c = test_create(test, &cfg);
-	struct perfkmod_stats st;
-	u64 first;
+	u64 first, second, ran, ran2;
 
 	busy_ms(300);
-	perfkmod_counter_stats(c, &st);
-	KUNIT_EXPECT_GE(test, st.overflows, 1);
-	KUNIT_EXPECT_LE(test, st.overflows, 31);
-	first = st.overflows;
+	KUNIT_EXPECT_TRUE_MSG(test, test_await_busy(30, overflows(c) >= 1),
+			      "no overflow at 100 Hz in 30 s");
+	first = overflows(c);
+	ran = test_value(c);
+	KUNIT_EXPECT_LE_MSG(test, first, div_u64(ran, 10 * NSEC_PER_MSEC) + 1,
+			    "in %llu ns of run time", ran);
 
 	KUNIT_ASSERT_EQ(test, perfkmod_counter_set_period(c, 50), 0);
 	busy_ms(300);
-	perfkmod_counter_stats(c, &st);
-	KUNIT_EXPECT_LE(test, st.overflows - first, 16);
+	second = overflows(c) - first;
+	ran2 = test_value(c) - ran;
+	KUNIT_EXPECT_LE_MSG(test, second, div_u64(ran2, 20 * NSEC_PER_MSEC) + 1,
+			    "in %llu ns of run time", ran2);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 0), -EINVAL);
-	kunit_info(test, "%llu overflows at 100 Hz, %llu at 50 Hz", first,
-		   st.overflows - first);
+	kunit_info(test, "%llu overflows at 100 Hz in %llu ms, %llu at 50 Hz in %llu ms",
+		   first, div_u64(ran, NSEC_PER_MSEC), second,
+		   div_u64(ran2, NSEC_PER_MSEC));
 }
 
 /* A counter created disabled counts nothing until enabled. */
