@@ -72,15 +72,14 @@ static void probe_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 }
 
 /*
- * Wait up to ten seconds for @p to have been called @n times: deferred
- * delivery waits for the workqueue, which a loaded machine runs late.
+ * Wait up to 30 s for @p to have been called @n times, or fail the case:
+ * deferred delivery waits for the workqueue, which a loaded machine runs
+ * late.
  */
-static void wait_calls(struct probe *p, int n)
+static void wait_calls(struct kunit *test, struct probe *p, int n)
 {
-	int i;
-
-	for (i = 0; i < 10000 && atomic_read(&p->calls) < n; i++)
-		usleep_range(1000, 2000);
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, atomic_read(&p->calls) >= n),
+			      "%d calls in 30 s, not %d", atomic_read(&p->calls), n);
 }
 
 /* written with WRITE_ONCE(): each write is a store the breakpoint sees */
@@ -159,8 +158,8 @@ static void breakpoint_exact_overflows(struct kunit *test)
 	 */
 	for (i = 1; i <= 5; i++) {
 		poke(200);
-		wait_calls(&irq, 20 * i);
-		wait_calls(&proc, 20 * i);
+		wait_calls(test, &irq, 20 * i);
+		wait_calls(test, &proc, 20 * i);
 	}
 
 	perfkmod_counter_read(c, &v);
@@ -209,7 +208,7 @@ static void ring_full_drops(struct kunit *test)
 	for (i = 0; i < 1000; i++)
 		WRITE_ONCE(bp_target, i);
 	local_irq_restore(flags);
-	wait_calls(&p, perfkmod_ring_size);
+	wait_calls(test, &p, perfkmod_ring_size);
 	usleep_range(10000, 11000);
 
 	perfkmod_callback_stats(cb, &st);
@@ -259,10 +258,10 @@ static void sample_fields(struct kunit *test)
 	before = local_clock();
 	poke(ARRAY_SIZE(direct->s));
 	after = local_clock();
-	for (i = 0; i < 10000 && atomic_read(&deferred->n) < (int)ARRAY_SIZE(deferred->s); i++)
-		usleep_range(1000, 2000);
+	test_await(30, atomic_read(&deferred->n) >= (int)ARRAY_SIZE(deferred->s));
 	KUNIT_ASSERT_EQ(test, atomic_read(&direct->n), (int)ARRAY_SIZE(direct->s));
-	KUNIT_ASSERT_EQ(test, atomic_read(&deferred->n), (int)ARRAY_SIZE(deferred->s));
+	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&deferred->n), (int)ARRAY_SIZE(deferred->s),
+			    "deferred samples after 30 s");
 
 	for (i = 0; i < ARRAY_SIZE(direct->s); i++) {
 		struct perfkmod_sample *d = &direct->s[i], *q = &deferred->s[i];
@@ -306,7 +305,7 @@ static void burst_not_dropped(struct kunit *test)
 	reg(test, c, probe_fn, &proc, PERFKMOD_DELIVER_PROCESS);
 	for (i = 0; i < n; i++)
 		WRITE_ONCE(bp_target, i);
-	wait_calls(&irq, n);
+	wait_calls(test, &irq, n);
 	perfkmod_callback_stats(cb_irq, &st);
 	KUNIT_EXPECT_EQ(test, st.dropped, 0);
 	KUNIT_EXPECT_EQ(test, st.overflows, (u64)n);
@@ -314,7 +313,7 @@ static void burst_not_dropped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&irq.in_nmi), 0);
 	/* the process consumer may fall behind; what it missed is counted */
 	perfkmod_counter_stats(c, &st);
-	wait_calls(&proc, n - (int)st.dropped);
+	wait_calls(test, &proc, n - (int)st.dropped);
 	perfkmod_counter_stats(c, &st);
 	KUNIT_EXPECT_EQ(test, st.runs, (u64)atomic_read(&irq.calls) +
 			atomic_read(&proc.calls));
@@ -327,24 +326,25 @@ static void slow_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 	usleep_range(1000, 2000);
 }
 
+/* @cb's statistics in @st; whether it ran every sample it queued. */
+static bool all_run(struct perfkmod_callback *cb, struct perfkmod_stats *st)
+{
+	perfkmod_callback_stats(cb, st);
+	return st->runs == st->deferred;
+}
+
 /* A sleeping consumer in process context: whatever it misses is counted. */
 static void slow_process_consumer(struct kunit *test)
 {
 	struct perfkmod_counter *c = bp_counter(test, 1);
 	struct perfkmod_callback *cb;
 	struct perfkmod_stats st;
-	int i;
 
 	cb = reg(test, c, slow_fn, NULL, PERFKMOD_DELIVER_PROCESS);
 	poke(500);
-	for (i = 0; i < 2000; i++) {
-		perfkmod_callback_stats(cb, &st);
-		if (st.runs == st.deferred)
-			break;
-		usleep_range(1000, 2000);
-	}
+	test_await(60, all_run(cb, &st));
 	KUNIT_EXPECT_EQ(test, st.overflows, 500);
-	KUNIT_EXPECT_EQ(test, st.runs, st.deferred);
+	KUNIT_EXPECT_EQ_MSG(test, st.runs, st.deferred, "runs of the samples queued, after 60 s");
 	KUNIT_EXPECT_EQ(test, st.dropped, st.overflows - st.runs);
 	kunit_info(test, "500 overflows: %llu delivered, %llu dropped",
 		   st.runs, st.dropped);
@@ -738,7 +738,7 @@ static void process_callback_slower_than_counter(struct kunit *test)
 	}
 
 	/* from the first call on, the callback is behind */
-	end = ktime_add_ms(ktime_get(), 15000);
+	end = ktime_add_ms(ktime_get(), 60 * MSEC_PER_SEC);
 	while (!atomic_read(&f->calls) && ktime_before(ktime_get(), end))
 		usleep_range(1000, 2000);
 	wake_up_process(pinned);
@@ -753,8 +753,10 @@ static void process_callback_slower_than_counter(struct kunit *test)
 	perfkmod_callback_unregister(cb);
 	calls = atomic_read(&f->calls);
 
-	KUNIT_EXPECT_GE(test, atomic_read(&f->pinned_runs), SLOW_FEED_PINNED_RUNS);
-	KUNIT_EXPECT_GE(test, calls, 3 * (int)perfkmod_ring_size);
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&f->pinned_runs), SLOW_FEED_PINNED_RUNS,
+			    "runs of the pinned thread in 60 s");
+	KUNIT_EXPECT_GE_MSG(test, calls, 3 * (int)perfkmod_ring_size,
+			    "calls in 60 s");
 	KUNIT_EXPECT_LE_MSG(test, f->max_run, (int)perfkmod_ring_size,
 			    "%d calls in one execution of the work item", f->max_run);
 	KUNIT_EXPECT_GT(test, st.requeued, 0);
@@ -767,14 +769,14 @@ static void stop_from_callback(struct kunit *test)
 {
 	struct perfkmod_counter *c = bp_counter(test, 1);
 	struct probe p = { .counter = c, .stop_at = 5 };
-	int i;
 
 	reg(test, c, probe_fn, &p, PERFKMOD_DELIVER_DIRECT);
 	poke(100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.calls), 5);
-	for (i = 0; i < 1000 && perfkmod_counter_state(c) != PERFKMOD_STATE_OFF; i++)
-		usleep_range(1000, 2000);
-	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
+	/* the state follows in a work item */
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      test_await(30, perfkmod_counter_state(c) == PERFKMOD_STATE_OFF),
+			      "state %d 30 s after the stop", perfkmod_counter_state(c));
 
 	/* perf's refresh: enabled again for exactly 3 more overflows */
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_refresh(c, 3), 0);
@@ -862,7 +864,7 @@ static void release_with_callbacks(struct kunit *test)
 		KUNIT_FAIL(test, "register: %pe %pe", cb[0], cb[1]);
 		return;
 	}
-	wait_calls(&p, 10);
+	wait_calls(test, &p, 10);
 	perfkmod_counter_release(c);
 	calls = atomic_read(&p.calls);
 	KUNIT_EXPECT_GE(test, calls, 10);
@@ -914,7 +916,7 @@ static void foreign_handle_outlives_counter(struct kunit *test)
 		KUNIT_FAIL(test, "register: %pe", cb);
 		return;
 	}
-	wait_calls(&p, 5);
+	wait_calls(test, &p, 5);
 	perfkmod_counter_release(c);
 	calls = atomic_read(&p.calls);
 	KUNIT_EXPECT_GE(test, calls, 5);
@@ -977,7 +979,6 @@ static void unregister_races_release(struct kunit *test)
 	struct unregister_race r;
 	struct slow_probe p = {};
 	struct task_struct *t;
-	int i;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(c));
 	r.cb = __perfkmod_callback_register(c, slow_probe_fn, &p,
@@ -989,8 +990,7 @@ static void unregister_races_release(struct kunit *test)
 		return;
 	}
 	/* samples pile up in the ring faster than the callback takes them */
-	for (i = 0; i < 10000 && atomic_read(&p.calls) < 2; i++)
-		usleep_range(1000, 2000);
+	test_await(30, atomic_read(&p.calls) >= 2);
 	init_completion(&r.go);
 	t = kthread_run(unregister_thread, &r, "perfkmod-unregister");
 	if (IS_ERR(t)) {
@@ -1007,7 +1007,7 @@ static void unregister_races_release(struct kunit *test)
 	atomic_set(&p.released, 1);
 	kthread_stop(t);
 	put_task_struct(t);
-	KUNIT_EXPECT_GE(test, atomic_read(&p.calls), 2);
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&p.calls), 2, "calls in 30 s");
 	KUNIT_EXPECT_EQ(test, atomic_read(&p.late), 0);
 }
 
@@ -1251,6 +1251,12 @@ static int race_thread(void *data)
 		}
 		if (!(i % 16))
 			usleep_range(100, 200);
+		/*
+		 * The first cycle, a direct callback of the clock, lasts until
+		 * a callback ran: the race has overflows to race with.
+		 */
+		if (!i)
+			test_await(30, atomic_read(&r->calls));
 		perfkmod_callback_unregister(cb);
 		WRITE_ONCE(ctx->magic, RACE_POISON);
 		kfree(ctx);
@@ -1308,7 +1314,7 @@ static void register_unregister_race(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, RACE_THREADS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->cycles), RACE_CYCLES);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->late), 0);
-	KUNIT_EXPECT_GT(test, atomic_read(&r->calls), 0);
+	KUNIT_EXPECT_GT_MSG(test, atomic_read(&r->calls), 0, "no call in 30 s");
 	kunit_info(test, "%d cycles, %d callback calls", atomic_read(&r->cycles),
 		   atomic_read(&r->calls));
 }
@@ -1359,7 +1365,7 @@ static void x86_real_nmi(struct kunit *test)
 			break;
 	}
 	KUNIT_EXPECT_EQ(test, err, 0);
-	wait_calls(&deferred, 100);
+	wait_calls(test, &deferred, 100);
 
 	KUNIT_EXPECT_EQ(test, i, 100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&direct.calls), 100);
@@ -1392,7 +1398,6 @@ static void pmu_nmi_callbacks(struct kunit *test)
 	struct probe d1 = {}, d2 = {}, def = {};
 	struct perfkmod_counter *c;
 	struct perfkmod_stats st;
-	int i;
 
 	c = perfkmod_counter_create(&cfg);
 	if (IS_ERR(c)) {
@@ -1409,12 +1414,13 @@ static void pmu_nmi_callbacks(struct kunit *test)
 	perfkmod_counter_enable(c);
 
 	busy_ms(300);
+	/* busy: the task's cycles count only while it runs */
+	test_await_busy(30, atomic_read(&d1.calls) >= 20);
 	perfkmod_counter_disable(c);
 	perfkmod_counter_stats(c, &st);
-	for (i = 0; i < 5 && atomic_read(&def.calls) + st.dropped < st.overflows; i++)
-		wait_calls(&def, st.overflows - st.dropped);
+	wait_calls(test, &def, st.overflows - st.dropped);
 
-	KUNIT_EXPECT_GE(test, st.overflows, 20);
+	KUNIT_EXPECT_GE_MSG(test, st.overflows, 20, "overflows in 30 s");
 	KUNIT_EXPECT_EQ(test, atomic_read(&d1.calls), st.overflows);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d2.calls), st.overflows);
 	KUNIT_EXPECT_EQ(test, atomic_read(&d1.in_nmi), st.overflows);
@@ -1423,6 +1429,15 @@ static void pmu_nmi_callbacks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&def.in_nmi), 0);
 	kunit_info(test, "%llu overflows in NMI, %llu throttled, %llu dropped",
 		   st.overflows, st.throttled, st.dropped);
+}
+
+/* The times @c was throttled so far. */
+static u64 throttled(struct perfkmod_counter *c)
+{
+	struct perfkmod_stats st;
+
+	perfkmod_counter_stats(c, &st);
+	return st.throttled;
 }
 
 /* Overflowing far faster than perf allows: the throttling is counted. */
@@ -1443,9 +1458,11 @@ static void pmu_throttle_counted(struct kunit *test)
 		return;
 	}
 	busy_ms(300);
+	/* busy: the task's cycles count only while it runs */
+	test_await_busy(30, throttled(c) > 0);
 	perfkmod_counter_stats(c, &st);
 	perfkmod_counter_release(c);
-	KUNIT_EXPECT_GT(test, st.throttled, 0);
+	KUNIT_EXPECT_GT_MSG(test, st.throttled, 0, "no throttling in 30 s");
 	kunit_info(test, "%llu overflows, throttled %llu times", st.overflows,
 		   st.throttled);
 }
