@@ -49,16 +49,6 @@ static void probe_overflow(struct perf_event *event,
 		atomic_inc(&probe->in_nmi);
 }
 
-/* Spin on this CPU until @probe has seen @n overflows or @ms have passed. */
-static void spin_for_overflows(struct overflow_probe *probe, int n, int ms)
-{
-	ktime_t end = ktime_add_ms(ktime_get(), ms);
-
-	while (atomic_read(&probe->overflows) < n &&
-	       ktime_before(ktime_get(), end))
-		cpu_relax();
-}
-
 /*
  * A sampling cycles counter overflows, and on arm64 with pseudo-NMIs
  * (irqchip.gicv3_pseudo_nmi=1) each overflow is handled in NMI context.
@@ -77,10 +67,11 @@ static void hw_cycles_overflow_in_nmi(struct kunit *test)
 	event = create_hw_counter(test, &attr, probe_overflow, &probe);
 	if (IS_ERR(event))
 		return;
-	spin_for_overflows(&probe, 20, 2000);
+	/* busy: the task's cycles count only while it runs */
+	test_await_busy(30, atomic_read(&probe.overflows) >= 20);
 	perf_event_release_kernel(event);
 
-	KUNIT_EXPECT_GE(test, atomic_read(&probe.overflows), 20);
+	KUNIT_EXPECT_GE_MSG(test, atomic_read(&probe.overflows), 20, "overflows in 30 s");
 	KUNIT_EXPECT_EQ(test, atomic_read(&probe.in_nmi),
 			atomic_read(&probe.overflows));
 }
