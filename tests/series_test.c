@@ -50,19 +50,27 @@ static struct perfkmod_series *new_series(struct kunit *test,
 }
 
 /*
- * Every record of @cpu waiting in @s, at most RECS, each made on @cpu (a
- * timer that migrated with CPU hotplug would record on another CPU into
- * @cpu's ring); 0 when the read fails.
+ * The records of @cpu waiting in @s after the @n of @recs read before, at
+ * most RECS in all, each made on @cpu (a timer that migrated with CPU
+ * hotplug would record on another CPU into @cpu's ring); the records in
+ * @recs now (@n when the read fails).
  */
+static int drain_more(struct kunit *test, struct perfkmod_series *s, int cpu,
+		      struct perfkmod_series_record *recs, int n)
+{
+	int i, k = perfkmod_series_read(s, cpu, recs + n, RECS - n);
+
+	KUNIT_EXPECT_GE(test, k, 0);
+	for (i = n; i < n + k; i++)
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].cpu, cpu, "record %d", i);
+	return n + max(k, 0);
+}
+
+/* Every record of @cpu waiting in @s, at most RECS: drain_more() from 0. */
 static int drain(struct kunit *test, struct perfkmod_series *s, int cpu,
 		 struct perfkmod_series_record *recs)
 {
-	int i, n = perfkmod_series_read(s, cpu, recs, RECS);
-
-	KUNIT_EXPECT_GE(test, n, 0);
-	for (i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ_MSG(test, recs[i].cpu, cpu, "record %d", i);
-	return max(n, 0);
+	return drain_more(test, s, cpu, recs, 0);
 }
 
 /* What records_per_interval saw of one CPU so far. */
@@ -172,10 +180,30 @@ static void records_per_interval(struct kunit *test)
 }
 
 /*
+ * The records of @cpu that @s makes from now on, at least one, at most
+ * RECS: whatever it holds now is discarded first. Waits for the CPU's
+ * timer (30 s at most, then fails the case), not for a time.
+ */
+static int next_records(struct kunit *test, struct perfkmod_series *s,
+			int cpu, struct perfkmod_series_record *recs)
+{
+	unsigned long end = jiffies + 30 * HZ;
+	int n;
+
+	drain(test, s, cpu, recs);
+	do {
+		usleep_range(1000, 2000);
+		n = drain(test, s, cpu, recs);
+	} while (!n && time_before(jiffies, end));
+	KUNIT_EXPECT_GT_MSG(test, n, 0, "no record of CPU %d in 30 s", cpu);
+	return n;
+}
+
+/*
  * A hardware counter's series: cycles of every CPU each millisecond, read
  * from the PMU in the timer's hard interrupt (arm64-pmu; skipped where
- * there is no PMU). Each CPU's records count on, and the last of CPU 0,
- * busy between them, counted its cycles.
+ * there is no PMU). Each CPU's records count on, and the last of the
+ * case's CPU, busy between them until it has 5, counted its cycles.
  */
 static void hardware_counter(struct kunit *test)
 {
@@ -197,14 +225,17 @@ static void hardware_counter(struct kunit *test)
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	s = new_series(test, &c, 1, NSEC_PER_MSEC, RECS);
-	/* busy on this CPU, where the case runs (migration disabled) */
+	/*
+	 * busy on this CPU, where the case runs (migration disabled), 50 ms
+	 * and until its timer made 5 records
+	 */
 	migrate_disable();
 	cpu = smp_processor_id();
 	busy_ms(50);
+	n = 0;
+	test_await_busy(30, (n = drain_more(test, s, cpu, recs, n)) >= 5);
 	migrate_enable();
-	msleep(20);
-	n = drain(test, s, cpu, recs);
-	KUNIT_EXPECT_GE(test, n, 5);
+	KUNIT_EXPECT_GE_MSG(test, n, 5, "records of CPU %d in 30 s", cpu);
 	for (i = 1; i < n; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, 0, "record %d", i);
 		KUNIT_EXPECT_GE_MSG(test, recs[i].values[0], recs[i - 1].values[0],
@@ -217,9 +248,13 @@ static void hardware_counter(struct kunit *test)
 			   cpu, n, recs[n - 1].values[0] - recs[0].values[0]);
 }
 
-/* The followed task: 50 times 1 ms busy and 1-2 ms asleep, then asleep. */
+/*
+ * The followed task: 50 times 1 ms busy, then asleep until the case has
+ * seen it asleep (a sleep on a timer may end before the task leaves its
+ * CPU), then asleep until stopped.
+ */
 struct follow {
-	struct completion go, done;
+	struct completion go, wake, done;
 };
 
 static int follow_work(void *arg)
@@ -230,7 +265,7 @@ static int follow_work(void *arg)
 	wait_for_completion(&f->go);
 	for (i = 0; i < 50; i++) {
 		busy_ms(1);
-		usleep_range(1000, 2000);
+		wait_for_completion(&f->wake);
 	}
 	complete(&f->done);
 	/* asleep until kthread_stop(): no more records */
@@ -244,6 +279,13 @@ static int follow_work(void *arg)
 	return 0;
 }
 
+/* @t is blocked in @state and has left its CPU: that switch is recorded. */
+static bool asleep(struct task_struct *t, unsigned int state)
+{
+	return READ_ONCE(t->__state) == state && !READ_ONCE(t->on_rq) &&
+	       !READ_ONCE(t->on_cpu);
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct perfkmod_series_record *x = a, *y = b;
@@ -253,7 +295,7 @@ static int by_time(const void *a, const void *b)
 
 /*
  * A series of one task's counters (task-clock, context switches) follows
- * the task: a record each time the task leaves a CPU (50 sleeps at least)
+ * the task: a record each time the task leaves a CPU (51 sleeps at least)
  * and at the ticks that find it running; none of any other task. In time
  * order, over all CPUs, the values never go back; the last record, made as
  * the task went to sleep, is its counters' value then.
@@ -281,6 +323,7 @@ static void follows_task(struct kunit *test)
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	init_completion(&f.go);
+	init_completion(&f.wake);
 	init_completion(&f.done);
 	t = kthread_run(follow_work, &f, "perfkmod-follow");
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
@@ -300,8 +343,18 @@ static void follows_task(struct kunit *test)
 		goto out_counters;
 	}
 	complete(&f.go);
+	for (i = 0; i < 50; i++) {
+		if (!test_await(30, asleep(t, TASK_UNINTERRUPTIBLE))) {
+			KUNIT_FAIL(test, "the task not asleep in 30 s, sleep %d", i);
+			break;
+		}
+		complete(&f.wake);
+	}
+	complete_all(&f.wake);
 	wait_for_completion(&f.done);
-	msleep(20);	/* asleep: its last record made */
+	/* asleep for good: its last record made */
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, asleep(t, TASK_INTERRUPTIBLE)),
+			      "the task not asleep in 30 s after its sleeps");
 	clock = test_value(c[0]);
 	switches = test_value(c[1]);
 
@@ -331,11 +384,8 @@ static void follows_task(struct kunit *test)
 		KUNIT_EXPECT_LT(test, clock - recs[n - 1].values[0], NSEC_PER_MSEC);
 		/* this switch is counted before or after the record */
 		KUNIT_EXPECT_LE(test, switches - recs[n - 1].values[1], 1);
-		/*
-		 * Most of the 50 sleeps switch out; one whose timer expired
-		 * before it slept (an emulated CPU falls behind) does not.
-		 */
-		KUNIT_EXPECT_GE(test, switches, 25);
+		/* each of the 50 sleeps and the last one switched out */
+		KUNIT_EXPECT_GE(test, switches, 51);
 		kunit_info(test, "%d records; task-clock %llu ns, %llu switches; last record %llu ns, %llu",
 			   n, clock, switches, recs[n - 1].values[0],
 			   recs[n - 1].values[1]);
@@ -345,6 +395,7 @@ out_counters:
 	perfkmod_counter_release(c[0]);
 out_thread:
 	complete(&f.go);
+	complete_all(&f.wake);
 	kthread_stop(t);
 	put_task_struct(t);
 }
@@ -356,7 +407,7 @@ static void drops_counted(struct kunit *test)
 	struct perfkmod_series_record *recs;
 	struct perfkmod_series *s;
 	u64 dropped;
-	int cpu, i, n, total = 0;
+	int cpu, n, total = 0;
 
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
@@ -366,9 +417,8 @@ static void drops_counted(struct kunit *test)
 	 * late timers), and 400 ms at least: one CPU alone can drop that
 	 * many while QEMU runs only it (its time slices are up to 100 ms)
 	 */
-	for (i = 0; i < 250 && (i < 20 ||
-				perfkmod_series_dropped(s) < 16 * num_online_cpus()); i++)
-		msleep(20);
+	msleep(400);
+	test_await(60, perfkmod_series_dropped(s) >= 16 * num_online_cpus());
 	/* what was dropped before the reads, at least */
 	dropped = perfkmod_series_dropped(s);
 	for_each_online_cpu(cpu) {
@@ -376,7 +426,7 @@ static void drops_counted(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, n, 16, "CPU %d: the ring's size", cpu);
 		total += n;
 	}
-	KUNIT_EXPECT_GE(test, dropped, 16 * num_online_cpus());
+	KUNIT_EXPECT_GE_MSG(test, dropped, 16 * num_online_cpus(), "dropped in 60 s");
 	KUNIT_EXPECT_GE(test, perfkmod_series_dropped(s), dropped);
 	kunit_info(test, "%d records read, %llu dropped", total, dropped);
 }
@@ -466,7 +516,7 @@ static void under_hotplug(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, recs);
 	s = new_series(test, c, 2, NSEC_PER_MSEC, RECS);
 	h = test_hotplug_start(test);
-	for (i = 0; i < 200 && test_hotplug_cycles(h) < 5; i++) {
+	for (i = 0; test_hotplug_more(h, i, 200, 5); i++) {
 		other = perfkmod_series_create(&other_cfg);
 		KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(other), "%pe", other);
 		msleep(20);
@@ -477,19 +527,16 @@ static void under_hotplug(struct kunit *test)
 		drain(test, s, 1, recs);
 	}
 	cycles = test_hotplug_stop(h);
-	KUNIT_EXPECT_GE(test, cycles, 1);
-	drain(test, s, 1, recs);
-	msleep(50);
-	n = drain(test, s, 1, recs);
-	KUNIT_EXPECT_GT(test, n, 0);
-	kunit_info(test, "%d hotplug cycles; CPU 1 back: %d records in 50 ms", cycles, n);
+	KUNIT_EXPECT_GE_MSG(test, cycles, 1, "no hotplug cycle of CPU 1 in 60 s");
+	n = next_records(test, s, 1, recs);
+	kunit_info(test, "%d hotplug cycles; CPU 1 back: %d records", cycles, n);
 }
 
 /*
  * A timer that comes late lets the intervals in between pass unrecorded,
  * and counts them: CPU 0's timer held off for 20 ms of 1 ms intervals
- * (interrupts off there) skips at least 10 of them, and records again
- * soon after (the late tick delays the next by an interval at most).
+ * (interrupts off there) skips at least 10 of them once it runs (TCG may
+ * raise its interrupt later still), and records again after.
  */
 static void late_timer_skips(struct kunit *test)
 {
@@ -509,35 +556,13 @@ static void late_timer_skips(struct kunit *test)
 	skipped = perfkmod_series_skipped(s);
 	local_irq_disable();
 	mdelay(20);
-	/* the late tick runs now, here */
 	local_irq_enable();
+	/* the late tick */
+	test_await(30, perfkmod_series_skipped(s) - skipped >= 10);
 	skipped = perfkmod_series_skipped(s) - skipped;
-	KUNIT_EXPECT_GE(test, skipped, 10);
-	drain(test, s, 0, recs);
-	usleep_range(10000, 11000);
-	n = drain(test, s, 0, recs);
-	KUNIT_EXPECT_GT(test, n, 0);
-	kunit_info(test, "%llu intervals skipped; then %d records in 10 ms", skipped, n);
-}
-
-/*
- * The records of @cpu that @s makes from now on, at least one, at most
- * RECS: whatever it holds now is discarded first. Waits for the CPU's
- * timer (10 s at most, then fails the case), not for a time.
- */
-static int next_records(struct kunit *test, struct perfkmod_series *s,
-			int cpu, struct perfkmod_series_record *recs)
-{
-	unsigned long end = jiffies + 10 * HZ;
-	int n;
-
-	drain(test, s, cpu, recs);
-	do {
-		usleep_range(1000, 2000);
-		n = drain(test, s, cpu, recs);
-	} while (!n && time_before(jiffies, end));
-	KUNIT_EXPECT_GT_MSG(test, n, 0, "no record of CPU %d in 10 s", cpu);
-	return n;
+	KUNIT_EXPECT_GE_MSG(test, skipped, 10, "intervals skipped in 30 s");
+	n = next_records(test, s, 0, recs);
+	kunit_info(test, "%llu intervals skipped; then %d records", skipped, n);
 }
 
 /*
