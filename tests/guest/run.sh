@@ -185,13 +185,11 @@ if [ "$lane" = x86-kcsan ]; then
 	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan
 fi
 
-# Every perf event the tests made is freed (after an RCU grace period).
+# Every perf event the tests made is freed (after an RCU grace period,
+# which a loaded host stretches: waited for, a minute at most).
+events_back() { [ "$(perf_events)" = "$events_before" ]; }
 if [ -n "$events_before" ]; then
-	i=0
-	while [ "$(perf_events)" != "$events_before" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	await 60 "the perf events to be freed" events_back
 	left=$(($(perf_events) - events_before))
 	if [ $left = 0 ]; then
 		pass perf-events-all-freed

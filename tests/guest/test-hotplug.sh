@@ -456,13 +456,14 @@ churn() {
 	watch churn-$label \
 		"add/del of $spec counters while a loop takes CPU 1 down and up"
 	why=
-	rm -f /tmp/hotplug.stop /tmp/hotplug.loops
+	rm -f /tmp/hotplug.stop /tmp/hotplug.loops /tmp/hotplug.cycled
 	(
 		c=0
 		while [ ! -e /tmp/hotplug.stop ]; do
 			echo 0 >$cpu1 || break
 			echo 1 >$cpu1 || break
 			c=$((c + 1))
+			[ $c = 1 ] && : >/tmp/hotplug.cycled
 		done
 		echo $c >/tmp/hotplug.loops
 	) </dev/null >/dev/null 2>&1 &
@@ -496,6 +497,11 @@ churn() {
 		done
 		round=$((round + 1))
 	done
+	# the rounds may end before the loop's first cycle: waited for,
+	# unless the loop ended without one
+	at "churn: waiting for a cycle of the hotplug loop"
+	await 60 "a cycle of the hotplug loop" sh -c \
+		"[ -e /tmp/hotplug.cycled ] || [ -e /tmp/hotplug.loops ]" >/dev/null
 	at "churn: stopping the hotplug loop"
 	touch /tmp/hotplug.stop
 	wait $loop
