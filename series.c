@@ -28,6 +28,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "compat.h"
 #include "internal.h"
 
 /* One CPU's timer and ring. */
@@ -501,6 +502,25 @@ u64 perfkmod_series_skipped(struct perfkmod_series *s)
 	return sum_cpus(s, offsetof(struct perfkmod_series_cpu, skipped));
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * perfkmod_series_dropped_on() - the records one CPU's ring dropped
+ * @s: a series.
+ * @cpu: a possible CPU.
+ *
+ * For the KUnit suites: perfkmod_series_dropped()'s share of @cpu, so
+ * that a case can wait until every CPU's ring has been full.
+ *
+ * Context: any context.
+ * Return: the records @cpu's timer made when its ring was full.
+ */
+u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->dropped);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
+#endif
 
 /**
  * perfkmod_series_release_owner() - release the series a module left
