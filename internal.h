@@ -373,6 +373,7 @@ void perfkmod_series_exit(void);
 int perfkmod_series_release_owner(struct module *mod);
 void perfkmod_series_forget(struct perfkmod_counter *c);
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu);
+u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu);
 
 /**
  * struct perfkmod_named - a counter root made through debugfs or counters=

@@ -520,6 +520,22 @@ u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu)
 	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->dropped);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
+
+/**
+ * perfkmod_series_skipped_on() - the intervals one CPU's timer skipped
+ * @s: a series.
+ * @cpu: a possible CPU.
+ *
+ * For the KUnit suites: perfkmod_series_skipped()'s share of @cpu.
+ *
+ * Context: any context.
+ * Return: the intervals @cpu's timer came too late to record.
+ */
+u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->skipped);
+}
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_skipped_on);
 #endif
 
 /**

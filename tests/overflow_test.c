@@ -74,12 +74,15 @@ static void probe_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 /*
  * Wait up to 30 s for @p to have been called @n times, or fail the case:
  * deferred delivery waits for the workqueue, which a loaded machine runs
- * late.
+ * late. Return: whether it was.
  */
-static void wait_calls(struct kunit *test, struct probe *p, int n)
+static bool wait_calls(struct kunit *test, struct probe *p, int n)
 {
-	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, atomic_read(&p->calls) >= n),
-			      "%d calls in 30 s, not %d", atomic_read(&p->calls), n);
+	bool called = test_await(30, atomic_read(&p->calls) >= n);
+
+	KUNIT_EXPECT_TRUE_MSG(test, called, "%d calls in 30 s, not %d",
+			      atomic_read(&p->calls), n);
+	return called;
 }
 
 /* written with WRITE_ONCE(): each write is a store the breakpoint sees */
@@ -158,8 +161,9 @@ static void breakpoint_exact_overflows(struct kunit *test)
 	 */
 	for (i = 1; i <= 5; i++) {
 		poke(200);
-		wait_calls(test, &irq, 20 * i);
-		wait_calls(test, &proc, 20 * i);
+		if (!wait_calls(test, &irq, 20 * i) ||
+		    !wait_calls(test, &proc, 20 * i))
+			return;
 	}
 
 	perfkmod_counter_read(c, &v);

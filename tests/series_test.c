@@ -53,7 +53,7 @@ static struct perfkmod_series *new_series(struct kunit *test,
  * The records of @cpu waiting in @s after the @n of @recs read before, at
  * most RECS in all, each made on @cpu (a timer that migrated with CPU
  * hotplug would record on another CPU into @cpu's ring); the records in
- * @recs now (@n when the read fails).
+ * @recs now, or -1 when the read fails.
  */
 static int drain_more(struct kunit *test, struct perfkmod_series *s, int cpu,
 		      struct perfkmod_series_record *recs, int n)
@@ -61,16 +61,18 @@ static int drain_more(struct kunit *test, struct perfkmod_series *s, int cpu,
 	int i, k = perfkmod_series_read(s, cpu, recs + n, RECS - n);
 
 	KUNIT_EXPECT_GE(test, k, 0);
+	if (k < 0)
+		return -1;
 	for (i = n; i < n + k; i++)
 		KUNIT_EXPECT_EQ_MSG(test, recs[i].cpu, cpu, "record %d", i);
-	return n + max(k, 0);
+	return n + k;
 }
 
-/* Every record of @cpu waiting in @s, at most RECS: drain_more() from 0. */
+/* Every record of @cpu waiting in @s, at most RECS; 0 when the read fails. */
 static int drain(struct kunit *test, struct perfkmod_series *s, int cpu,
 		 struct perfkmod_series_record *recs)
 {
-	return drain_more(test, s, cpu, recs, 0);
+	return max(drain_more(test, s, cpu, recs, 0), 0);
 }
 
 /* What records_per_interval saw of one CPU so far. */
@@ -82,29 +84,37 @@ struct seen {
 /*
  * Reads @cpu's waiting records into @seen, each checked against the one
  * before it: both values, no error, made on @cpu, later, values never
- * going back.
+ * going back. Return: false at the first that is not (the case failed).
  */
-static void take(struct kunit *test, struct perfkmod_series *s, int cpu,
+static bool take(struct kunit *test, struct perfkmod_series *s, int cpu,
 		 struct perfkmod_series_record *recs, struct seen *seen)
 {
-	int i, j, n = drain(test, s, cpu, recs);
+	struct perfkmod_series_record *r, *l = &seen->last;
+	int i, n = drain_more(test, s, cpu, recs, 0);
+	bool good;
 
 	for (i = 0; i < n; i++, seen->n++) {
-		KUNIT_EXPECT_EQ(test, recs[i].nr_values, 2);
-		KUNIT_EXPECT_EQ(test, recs[i].errors, 0);
-		if (seen->n) {
-			KUNIT_EXPECT_GT(test, recs[i].time, seen->last.time);
-			for (j = 0; j < 2; j++)
-				KUNIT_EXPECT_GE(test, recs[i].values[j],
-						seen->last.values[j]);
-		}
-		seen->last = recs[i];
+		r = &recs[i];
+		good = r->cpu == cpu && r->nr_values == 2 && !r->errors &&
+		       (!seen->n || (r->time > l->time &&
+				     r->values[0] >= l->values[0] &&
+				     r->values[1] >= l->values[1]));
+		KUNIT_EXPECT_TRUE_MSG(test, good,
+				      "CPU %d record %d: %u values, errors %#x, time %llu after %llu, values %llu %llu after %llu %llu",
+				      cpu, seen->n, r->nr_values, r->errors,
+				      r->time, l->time, r->values[0],
+				      r->values[1], l->values[0], l->values[1]);
+		if (!good)
+			return false;
+		*l = *r;
 	}
+	return n >= 0;
 }
 
 /*
  * Reads every CPU's records into @seen until each CPU has @want of them,
- * the last made after @after; false after a minute without.
+ * the last made after @after; false after a minute without, or at the
+ * first bad record.
  */
 static bool take_until(struct kunit *test, struct perfkmod_series *s,
 		       struct perfkmod_series_record *recs, struct seen *seen,
@@ -118,7 +128,8 @@ static bool take_until(struct kunit *test, struct perfkmod_series *s,
 		msleep(20);
 		done = true;
 		for_each_online_cpu(cpu) {
-			take(test, s, cpu, recs, &seen[cpu]);
+			if (!take(test, s, cpu, recs, &seen[cpu]))
+				return false;
 			done &= seen[cpu].n >= want &&
 				seen[cpu].last.time > after;
 		}
@@ -233,8 +244,10 @@ static void hardware_counter(struct kunit *test)
 	cpu = smp_processor_id();
 	busy_ms(50);
 	n = 0;
-	test_await_busy(30, (n = drain_more(test, s, cpu, recs, n)) >= 5);
+	test_await_busy(30, (n = drain_more(test, s, cpu, recs, n)) >= 5 ||
+			n < 0);
 	migrate_enable();
+	n = max(n, 0);
 	KUNIT_EXPECT_GE_MSG(test, n, 5, "records of CPU %d in 30 s", cpu);
 	for (i = 1; i < n; i++) {
 		KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, 0, "record %d", i);
@@ -282,8 +295,9 @@ static int follow_work(void *arg)
 /* @t is blocked in @state and has left its CPU: that switch is recorded. */
 static bool asleep(struct task_struct *t, unsigned int state)
 {
-	return READ_ONCE(t->__state) == state && !READ_ONCE(t->on_rq) &&
-	       !READ_ONCE(t->on_cpu);
+	/* the state first: on_rq and on_cpu are not those of before it */
+	return smp_load_acquire(&t->__state) == state &&
+	       !READ_ONCE(t->on_rq) && !READ_ONCE(t->on_cpu);
 }
 
 static int by_time(const void *a, const void *b)
@@ -551,14 +565,14 @@ static void late_timer_skips(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(0)), 0);
 	s = new_series(test, c, 1, NSEC_PER_MSEC, RECS);
 	usleep_range(5000, 6000);
-	skipped = perfkmod_series_skipped(s);
+	skipped = perfkmod_series_skipped_on(s, 0);
 	local_irq_disable();
 	mdelay(20);
 	local_irq_enable();
 	/* the late tick */
-	test_await(30, perfkmod_series_skipped(s) - skipped >= 10);
-	skipped = perfkmod_series_skipped(s) - skipped;
-	KUNIT_EXPECT_GE_MSG(test, skipped, 10, "intervals skipped in 30 s");
+	test_await(30, perfkmod_series_skipped_on(s, 0) - skipped >= 10);
+	skipped = perfkmod_series_skipped_on(s, 0) - skipped;
+	KUNIT_EXPECT_GE_MSG(test, skipped, 10, "intervals CPU 0 skipped in 30 s");
 	n = next_records(test, s, 0, recs);
 	kunit_info(test, "%llu intervals skipped; then %d records", skipped, n);
 }
