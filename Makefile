@@ -74,7 +74,7 @@ demo:
 	scripts/demo.sh
 
 shell:
-	scripts/shell.sh $(or $(LANE),distro) "$(CLIENT)" "$(RUN)"
+	scripts/shell.sh "$(or $(LANE),distro)" "$(CLIENT)" "$(RUN)"
 
 bench:
 	scripts/bench.sh $(if $(SMOKE),--smoke)

@@ -221,7 +221,7 @@ else
 	result not ok "fresh-demo - $(why "$dir/demo.log")"
 fi
 
-if step shell 600 tests/make-shell.sh; then
+if step shell 900 tests/make-shell.sh; then
 	result ok fresh-shell
 else
 	result not ok "fresh-shell - $(why "$dir/shell.log")"

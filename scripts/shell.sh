@@ -8,11 +8,13 @@
 #
 # KERNEL: a lane's kernel (scripts/kernel.sh): distro is Debian's 6.1,
 # arm64-pmu the 6.12 debug kernel with arm64's emulated PMU. CLIENT_DIR: a
-# client module's directory, built there against that kernel and
-# perfkmod's Module.symvers (as samples/ is); its modules go to /modules/
-# beside perfkmod.ko and samples/'s. SCRIPT: a shell script the guest runs
-# instead of the shell, with its output on this terminal; the VM ends with
-# it. The shell's exit ends the VM; Ctrl-A X ends QEMU.
+# client module's directory, built there (kbuild's M=) against that kernel
+# and perfkmod's Module.symvers, as samples/ is; the modules its
+# modules.order lists go to /modules/ beside perfkmod.ko and samples/'s.
+# SCRIPT: a busybox sh script the guest runs instead of the shell, its
+# output on this terminal; the VM ends with it, and this exits with its
+# status (1 when the guest ended before it did). Without SCRIPT, the
+# shell's exit ends the VM; Ctrl-A X ends QEMU.
 
 set -euo pipefail
 
@@ -25,7 +27,16 @@ dir=$top/.build/shell
 
 [ -z "$client" ] || client=$(cd "$client" && pwd)
 [ -z "$script" ] || script=$(realpath "$script")
-"$top/scripts/deps.sh" "$kernel"
+case $client in
+*[[:space:]]*) echo "make shell: kbuild takes no blank in M=: $client" >&2; exit 1 ;;
+esac
+# what the shell needs of a lane: the demo's packages for Debian's 6.1
+case $kernel in
+distro) deps=demo ;;
+x86-kunit) kernel=x86-debug deps=x86-debug ;;
+*) deps=$kernel ;;
+esac
+"$top/scripts/deps.sh" "$deps"
 env=$("$top/scripts/kernel.sh" "$kernel")
 eval "$env"
 busybox=/bin/busybox
@@ -41,11 +52,21 @@ if [ -n "$client" ]; then
 	"${kmake[@]}" -C "$KDIR" M="$client" \
 		KBUILD_EXTRA_SYMBOLS="$dir/src/Module.symvers" modules
 	mkdir -p "$dir/src/extra"
-	cp "$client"/*.ko "$dir/src/extra/"
+	sed 's/\.o$/.ko/' "$client/modules.order" | while read -r m; do
+		cp "$client/${m#"$client"/}" "$dir/src/extra/"
+	done
 fi
 [ -z "$script" ] || cp "$script" "$dir/guest/user.sh"
 "$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" "$dir/src" \
 	"" ${script:+"$dir/guest"}
-echo "Booting $KVER in QEMU (TCG); the shell's exit ends it..."
-PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$ARCH" "$IMAGE" \
-	"$dir/initramfs.cpio" - 0 quiet perfkmod_run=shell.sh
+vm=(env PERFKMOD_TCG_THREAD="$TCG_THREAD" "$top/scripts/vm.sh" "$ARCH"
+    "$IMAGE" "$dir/initramfs.cpio" - 0 quiet perfkmod_run=shell.sh)
+if [ -z "$script" ]; then
+	echo "Booting $KVER in QEMU (TCG); the shell's exit ends it..."
+	exec "${vm[@]}"
+fi
+echo "Booting $KVER in QEMU (TCG) to run $script..."
+"${vm[@]}" </dev/null | tee "$dir/run.log"
+rc=$(sed -n 's/^make shell: the script exited \([0-9]*\).*/\1/p' "$dir/run.log")
+[ -n "$rc" ] || { echo "make shell: the guest ended before the script did" >&2; exit 1; }
+exit "$rc"

@@ -11,6 +11,7 @@ echo "perfkmod is loaded: its files are in $DBG, the modules in $MODDIR:"
 ls $MODDIR
 if [ -e /tests/user.sh ]; then
 	sh /tests/user.sh
+	echo "make shell: the script exited $?"
 else
 	echo "exit ends the VM."
 	# a controlling terminal: Ctrl-C stops a command, not the shell
