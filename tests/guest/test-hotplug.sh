@@ -447,9 +447,18 @@ note "hotplug matrix: $n cycles per target, $(echo "$kinds" | wc -w)" \
 
 # --- 2. create and release while CPU 1 comes and goes -------------------
 
+# more_rounds: no cycle of churn's loop yet, the loop going on, and less
+# than 60 s since churn's rounds began ($churn_t0). Shell builtins only.
+more_rounds() {
+	read -r _now _ </proc/uptime
+	[ ! -e /tmp/hotplug.cycled ] && [ ! -e /tmp/hotplug.loops ] &&
+		[ "${_now%.*}" -lt $((churn_t0 + 60)) ]
+}
+
 # churn LABEL SPEC PERIOD: 2 rounds of add and del of a counter on each
-# target (counting, then sampling where the matrix could) while a
-# background loop takes CPU 1 offline and online. A CPU 1 counter may find
+# target (counting, then sampling where the matrix could), and more until
+# the loop's first cycle, while a background loop takes CPU 1 offline and
+# online. A CPU 1 counter may find
 # it offline (ENODEV).
 churn() {
 	label=$1 spec=$2 period=$3
@@ -469,7 +478,11 @@ churn() {
 	) </dev/null >/dev/null 2>&1 &
 	loop=$!
 	round=0
-	while [ $round -lt 2 ] && [ -z "$why" ]; do
+	read -r churn_t0 _ </proc/uptime
+	churn_t0=${churn_t0%.*}
+	# 2 rounds, and more until the loop's first cycle (60 s at most), so
+	# that counters come and go while CPU 1 does
+	while [ -z "$why" ] && { [ $round -lt 2 ] || more_rounds; }; do
 		samp=
 		case " $nosample " in
 		*" $label "*) ;;
@@ -497,11 +510,6 @@ churn() {
 		done
 		round=$((round + 1))
 	done
-	# the rounds may end before the loop's first cycle: waited for,
-	# unless the loop ended without one
-	at "churn: waiting for a cycle of the hotplug loop"
-	await 60 "a cycle of the hotplug loop" sh -c \
-		"[ -e /tmp/hotplug.cycled ] || [ -e /tmp/hotplug.loops ]" >/dev/null
 	at "churn: stopping the hotplug loop"
 	touch /tmp/hotplug.stop
 	wait $loop
