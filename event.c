@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One perf event of a counter: its attributes, its making with the checks
- * of perf_event_open() that the kernel path skips, and the event made only
- * to ask perf whether it takes a frequency. What the counter code
- * (counter.c) and the per-CPU code (cpus.c) share; an event's value is read
- * by perfkmod_add_event_value() in internal.h, inline on the read path.
+ * of perf_event_open() that the kernel path skips (for counter.c and
+ * cpus.c), and the event made only to ask perf whether it takes a
+ * frequency (for counter.c). An event's value is read by
+ * perfkmod_add_event_value() in internal.h, inline on the read path.
  */
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
