@@ -49,20 +49,35 @@ timing=()
 
 "$top/scripts/deps.sh" $lanes || exit 1
 
+# Two lanes at a time (PERFKMOD_JOBS), each printed whole once it ends:
+# QEMU runs an x86 guest on one host thread. The longest lanes start first,
+# so that the two end together; one lane at a time while the 6.12 kernels
+# build in the background, which then have the other core.
+queue=()
+for lane in x86-debug arm64-pmu x86-kcsan fresh distro-6.12 distro-arm64 \
+	distro distro-5.10 x86-kunit lint bench-smoke; do
+	case " $(echo $lanes) " in *" $lane "*) queue+=("$lane") ;; esac
+done
+for lane in $lanes; do
+	case " ${queue[*]} " in *" $lane "*) ;; *) queue+=("$lane") ;; esac
+done
+
 # Build the 6.12 kernels the lanes will boot and the cache lacks in the
-# background, at the lowest priority, in the order the lanes need them.
+# background, at the lowest priority, in the order the queue needs them,
+# each once.
 # The x86 lanes' QEMU runs on one host thread (scripts/kernel.sh), so a
 # build goes on beside a lane on the other core instead of after it; a lane
 # whose kernel is not built yet waits for it on kernel.sh's lock. A build
 # that fails here is made again by its lane, which reports the failure.
 # Nothing is left running when check.sh ends.
 prebuild=()
-for lane in $lanes; do
+for lane in "${queue[@]}"; do
 	case $lane in
 	x86-debug | x86-kcsan | arm64-pmu) k=$lane ;;
 	x86-kunit) k=x86-debug ;;
 	*) continue ;;
 	esac
+	case " ${prebuild[*]} " in *" $k "*) continue ;; esac
 	"$top/scripts/kernel.sh" "$k" cached 2>/dev/null || prebuild+=("$k")
 done
 if [ ${#prebuild[@]} != 0 ]; then
@@ -363,18 +378,6 @@ pick() {
 	queue=("${queue[@]}")
 }
 
-# Two lanes at a time (PERFKMOD_JOBS), each printed whole once it ends:
-# QEMU runs an x86 guest on one host thread. The longest lanes start first,
-# so that the two end together; one lane at a time while the 6.12 kernels
-# build in the background, which then have the other core.
-queue=()
-for lane in x86-debug arm64-pmu x86-kcsan fresh distro-6.12 distro-arm64 \
-	distro distro-5.10 x86-kunit lint bench-smoke; do
-	case " $(echo $lanes) " in *" $lane "*) queue+=("$lane") ;; esac
-done
-for lane in $lanes; do
-	case " ${queue[*]} " in *" $lane "*) ;; *) queue+=("$lane") ;; esac
-done
 mkdir -p "$top/.build"
 declare -A running=()
 while [ ${#queue[@]} != 0 ] || [ ${#running[@]} != 0 ]; do
