@@ -6,6 +6,7 @@
  * frequency (for counter.c). An event's value is read by
  * perfkmod_add_event_value() in internal.h, inline on the read path.
  */
+#include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 
@@ -117,21 +118,27 @@ int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
 {
 	struct perf_event_attr attr;
 	struct perf_event *event;
-	int err = -ENODEV, tries, cpu;
+	int err = -ENODEV, cpu;
 
 	config_to_attr(&c->config, &attr);
 	attr.disabled = 1;
-	/* a CPU that goes offline meanwhile: try another */
-	for (tries = 0; tries < 3 && err == -ENODEV; tries++) {
-		cpu = cpumask_first(cpu_online_mask);
+	/*
+	 * A CPU going offline refuses events (-ENODEV) before it leaves the
+	 * online mask: then the next one. No hotplug lock is held: perf may
+	 * take it itself to make the event (a static key).
+	 */
+	for_each_online_cpu(cpu) {
 		event = perf_event_create_kernel_counter(&attr, cpu, NULL,
 							 perfkmod_overflow, c);
 		if (IS_ERR(event)) {
 			err = PTR_ERR(event);
-			continue;
+			if (err == -ENODEV)
+				continue;
+			break;
 		}
 		err = perf_event_period(event, freq);
 		perf_event_release_kernel(event);
+		break;
 	}
 	return err;
 }
