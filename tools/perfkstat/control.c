@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfkmod's debugfs directory: its control commands and their errors, the
+ * counters listed, and the temporary counters and series perfkstat makes,
+ * deleted however it ends (cleanup() runs at exit and in the signal
+ * handler, so it uses only async-signal-safe calls on prepared strings).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perfkstat.h"
+
+const char *dbg;
+static char control_path[PATH_MAX];
+
+/* set_debugfs: the directory, PERFKMOD_DEBUGFS or debugfs' own */
+void set_debugfs(void)
+{
+	dbg = getenv("PERFKMOD_DEBUGFS");
+	if (!dbg || !*dbg)
+		dbg = "/sys/kernel/debug/perfkmod";
+	if (snprintf(control_path, sizeof(control_path), "%s/control", dbg) >=
+	    (int)sizeof(control_path))
+		die("PERFKMOD_DEBUGFS: too long");
+}
+
+void need_dir(void)
+{
+	struct stat st;
+
+	if (stat(dbg, &st) < 0 || !S_ISDIR(st.st_mode))
+		die("%s: no such directory (is perfkmod loaded, debugfs mounted, and are you root?)",
+		    dbg);
+}
+
+char *dbg_path(const char *fmt, ...)
+{
+	struct sbuf sb = { 0 };
+	va_list ap;
+	char *rest;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	rest = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(rest, n + 1, fmt, ap);
+	va_end(ap);
+	sb_printf(&sb, "%s/%s", dbg, rest);
+	free(rest);
+	return sb.buf;
+}
+
+/* last_error: why the last command failed ("" when it cannot be read) */
+char *last_error(void)
+{
+	char *p = dbg_path("last_error"), *why = read_text(p);
+
+	free(p);
+	return why ? why : xstrdup("");
+}
+
+/* write_control: CMD and a newline in one write; 0 or -1 with errno */
+static int write_control(const char *line, size_t n)
+{
+	int fd = open(control_path, O_WRONLY | O_CLOEXEC);
+	ssize_t w;
+	int err;
+
+	if (fd < 0)
+		return -1;
+	w = write(fd, line, n);
+	err = errno;
+	close(fd);
+	if (w == (ssize_t)n)
+		return 0;
+	errno = w < 0 ? err : EIO;
+	return -1;
+}
+
+static int ctl_errno;
+
+/*
+ * ctl_complain: say why CMD, the last command ctl() sent, failed: the
+ * kernel's reason from last_error when it names this command, else the
+ * error of the write.
+ */
+void ctl_complain(const char *cmd)
+{
+	char *why = last_error(), *msg;
+	size_t n = strlen(why), c = strlen(cmd);
+
+	if (ctl_errno == EIO)
+		msg = xstrdup(strerror(ctl_errno));
+	else
+		msg = xasprintf("%s: %s", control_path, strerror(ctl_errno));
+	if (n >= c + 2 && !strcmp(why + n - c, cmd) && !strncmp(why + n - c - 2, ": ", 2))
+		warn("%s", why);
+	else
+		warn("%s: %s", cmd, msg);
+	free(why);
+	free(msg);
+}
+
+/* ctl: one control command; on failure, unless QUIET, say why. 0 or -1. */
+int ctl(const char *cmd, bool quiet)
+{
+	char *line;
+	int rc;
+
+	need_dir();
+	line = xasprintf("%s\n", cmd);
+	rc = write_control(line, strlen(line));
+	ctl_errno = errno;
+	free(line);
+	if (rc && !quiet)
+		ctl_complain(cmd);
+	return rc;
+}
+
+/*
+ * lacks: last_error's WHY says the machine cannot count the event (a
+ * kernel without CONFIG_SYMBOLIC_ERRNAME gives numbers).
+ */
+bool lacks(const char *why)
+{
+	static const char * const lack[] = { "-ENOENT:", "-EOPNOTSUPP:", "-2:", "-95:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(lack) / sizeof(lack[0]); i++)
+		if (!strncmp(why, lack[i], strlen(lack[i])))
+			return true;
+	return false;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * listing: the counters as add commands, from control; under kernel
+ * lockdown, which refuses to open control even for reading, from the
+ * read-only spec files (in name order, not creation order).
+ */
+void listing(struct sbuf *out)
+{
+	struct dirent **names;
+	char *dir, *spec, *text;
+	int i, n;
+
+	if (!read_all(control_path, out))
+		return;
+	dir = dbg_path("counters");
+	n = scandir(dir, &names, NULL, by_name);
+	for (i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			spec = xasprintf("%s/%s/spec", dir, names[i]->d_name);
+			if (!access(spec, R_OK)) {
+				text = read_text(spec);
+				sb_printf(out, "add %s %s\n", names[i]->d_name,
+					  text ? text : "");
+				free(text);
+			}
+			free(spec);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	free(dir);
+	if (!out->buf)
+		sb_add(out, "", 0);
+}
+
+/*
+ * The temporaries: "del NAME" lines made when a temporary is registered,
+ * before it exists (a signal meanwhile leaks nothing; a del of what does
+ * not exist fails quietly), deleted in the order registered. The files
+ * remove_at_exit() names go in reverse order (a directory after its files).
+ */
+#define MAX_TEMPS 256
+#define MAX_FILES 8
+static char del_lines[MAX_TEMPS][96];
+static int ntemps;
+static char files[MAX_FILES][PATH_MAX];
+static int nfiles;
+
+/* temp_add: register NAME, last or (FIRST) first, signals held meanwhile */
+void temp_add(const char *name, bool first)
+{
+	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST);
+	sigset_t all, old;
+	char line[sizeof(del_lines[0])];
+
+	if (n == MAX_TEMPS)
+		die("too many events: at most %d", MAX_TEMPS);
+	if (snprintf(line, sizeof(line), "del %s\n", name) >= (int)sizeof(line))
+		die("%s: name too long", name);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (first) {
+		memmove(del_lines[1], del_lines[0], n * sizeof(del_lines[0]));
+		strcpy(del_lines[0], line);
+	} else {
+		strcpy(del_lines[n], line);
+	}
+	__atomic_store_n(&ntemps, n + 1, __ATOMIC_SEQ_CST);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void release(void)
+{
+	int i, n = __atomic_exchange_n(&ntemps, 0, __ATOMIC_SEQ_CST);
+
+	for (i = 0; i < n; i++)
+		write_control(del_lines[i], strlen(del_lines[i]));
+}
+
+void remove_at_exit(const char *path)
+{
+	int n = __atomic_load_n(&nfiles, __ATOMIC_SEQ_CST);
+
+	if (n == MAX_FILES || strlen(path) >= PATH_MAX)
+		die("%s: cannot remove it at exit", path);
+	strcpy(files[n], path);
+	__atomic_store_n(&nfiles, n + 1, __ATOMIC_SEQ_CST);
+}
+
+void cleanup(void)
+{
+	int n = __atomic_exchange_n(&nfiles, 0, __ATOMIC_SEQ_CST);
+
+	release();
+	while (n--)
+		if (unlink(files[n]) < 0)
+			rmdir(files[n]);
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfkstat: perfkmod's counters from the command line, the way perf stat
+ * shows them, over perfkmod's debugfs files. Run as root.
+ *
+ * This file: the usage and the manual, and the dispatch to the
+ * subcommands; add, del, enable, disable, reset, period, list and events,
+ * which are a control command or a file each, are here too.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfkstat.h"
+
+static const char synopsis[] =
+"usage: perfkstat add NAME SPEC         create a counter (SPEC: the event grammar)\n"
+"usage: perfkstat del NAME              release it\n"
+"usage: perfkstat enable|disable|reset NAME\n"
+"usage: perfkstat period NAME VALUE     new sample period (or frequency)\n"
+"usage: perfkstat list                  the counters, as add commands\n"
+"usage: perfkstat events                what this machine can count, and why not\n"
+"usage: perfkstat stat [-I MS [-n COUNT]] [-x SEP] [-j] [-e SPEC]... [NAME...]\n"
+"                 [-- COMMAND...]\n"
+"usage: perfkstat prom FILE             the metrics, written to FILE atomically\n"
+"usage: perfkstat record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]\n"
+"                 [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
+"usage: perfkstat plot FILE.csv [-o FILE.svg]\n";
+
+static const char manual[] =
+"\n"
+"NAME\n"
+"       perfkstat - perfkmod's counters, the way perf stat shows them\n"
+"\n"
+"DESCRIPTION\n"
+"       perfkstat makes, reads and releases perfkmod's named counters\n"
+"       through its debugfs directory (root only). SPEC is a counter's\n"
+"       event in perfkmod's event grammar (Documentation/perfkmod.rst).\n"
+"\n"
+"COMMANDS\n"
+"       add NAME SPEC, del NAME, enable NAME, disable NAME, reset NAME,\n"
+"       period NAME VALUE\n"
+"              One control command each; a failure says the kernel's\n"
+"              reason, from last_error.\n"
+"\n"
+"       list   The counters, as add commands (under kernel lockdown, from\n"
+"              their spec files, in name order).\n"
+"\n"
+"       events What this machine can count, and why not.\n"
+"\n"
+"       stat [-I MS [-n COUNT]] [-x SEP] [-j] [-e SPEC]... [NAME...]\n"
+"            [-- COMMAND...]\n"
+"              The named counters (all of them when none is named) and\n"
+"              those of each -e SPEC, made for the run and deleted after\n"
+"              it. With a COMMAND, what they counted while it ran; with\n"
+"              -I, what they counted in each interval of MS milliseconds\n"
+"              (COUNT intervals, or until COMMAND ends, or forever);\n"
+"              otherwise their values now. Output as perf stat's: a\n"
+"              table, CSV with -x SEP (value,unit,event,run time ns,\n"
+"              percent running,,), JSON lines with -j. Values are scaled\n"
+"              to the time enabled when a counter did not run all of it.\n"
+"              A counter that did not run reads <not counted>; a -e event\n"
+"              the machine lacks, <not supported>. The exit status is\n"
+"              COMMAND's (without -I).\n"
+"\n"
+"       prom FILE\n"
+"              The metrics (Prometheus text format) written to FILE\n"
+"              atomically: a temporary file in its directory, renamed.\n"
+"\n"
+"       record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]\n"
+"              [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
+"              Samples the counters of each -e SPEC (temporary, as stat's)\n"
+"              and the all-CPUs counters NAMEd, in the kernel, on every\n"
+"              CPU every INTERVAL (a number and ns, us, ms or s; at least\n"
+"              100us), while COMMAND runs, or for SECONDS, or until\n"
+"              SIGINT, and writes CSV to FILE.csv (default: standard\n"
+"              output, after COMMAND's own output): a header\n"
+"              \"time,cpu,EVENT...\" then a row per record of a CPU, in\n"
+"              time order: seconds since the first record, the CPU, and\n"
+"              what each event counted on that CPU since its previous\n"
+"              record (a temporary counter: since it was made; a NAMEd\n"
+"              one: since the recording began); empty when the kernel\n"
+"              could not read it. With -p PID it follows that process's\n"
+"              own thread instead (-e events only, until it exits): a row\n"
+"              when a CPU's interval finds it running and when it leaves a\n"
+"              CPU, the CPU it ran on, and what it counted since its\n"
+"              previous row, whatever the CPU. After the counters stop it\n"
+"              waits until every CPU recorded twice more (at most 10 s and\n"
+"              10 intervals). A summary goes to standard error: records,\n"
+"              CPUs, records dropped, intervals skipped (a late or slow\n"
+"              timer), each event's total, and a temporary counter's own\n"
+"              value, which the total must equal (a warning if not; with\n"
+"              -p, what the process counted after its last row). RECORDS\n"
+"              is the size of each CPU's ring (default: a second of\n"
+"              intervals, at least 4096). The exit status is COMMAND's.\n"
+"\n"
+"       plot FILE.csv [-o FILE.svg]\n"
+"              Draws FILE.csv with gnuplot into FILE.svg: a line per\n"
+"              event, its count per second summed over the CPUs, in up to\n"
+"              100 time buckets.\n"
+"\n"
+"       help, -h, --help\n"
+"              This manual.\n"
+"\n"
+"SIGNALS\n"
+"       stat, record and plot delete what they made (temporary counters,\n"
+"       series, files) when HUP, INT, PIPE or TERM ends them, and exit\n"
+"       with 128 + the signal; while a COMMAND of stat runs in the\n"
+"       foreground, when it ends. record's SIGINT while recording ends the\n"
+"       recording, which is then written out.\n"
+"\n"
+"ENVIRONMENT\n"
+"       PERFKMOD_DEBUGFS\n"
+"              perfkmod's debugfs directory (default\n"
+"              /sys/kernel/debug/perfkmod).\n"
+"\n"
+"EXIT STATUS\n"
+"       0 on success, 1 on a failure (one message on standard error),\n"
+"       2 for a command line not understood, a COMMAND's own status\n"
+"       where it runs one.\n"
+"\n"
+"SEE ALSO\n"
+"       perf-stat(1), Documentation/perfkmod.rst\n";
+
+void usage(void)
+{
+	fflush(stdout);
+	fputs(synopsis, stderr);
+	exit(2);
+}
+
+static void help(void)
+{
+	fputs(synopsis, stdout);
+	fputs(manual, stdout);
+	flush_stdout();
+	exit(0);
+}
+
+/* one control command of the words of ARGV, "CMD ARGS..." */
+static int control(const char *cmd, int argc, char **argv, int want)
+{
+	char *words, *line;
+	int rc;
+
+	if (argc != want)
+		usage();
+	words = join_args(argv, argc);
+	line = xasprintf("%s %s", cmd, words);
+	rc = ctl(line, false) ? 1 : 0;
+	free(words);
+	free(line);
+	return rc;
+}
+
+static int cat(const char *file)
+{
+	struct sbuf sb = { 0 };
+	char *path;
+
+	need_dir();
+	path = dbg_path("%s", file);
+	if (read_all(path, &sb) < 0)
+		die("%s: %s", path, strerror(errno));
+	fwrite(sb.buf, 1, sb.len, stdout);
+	flush_stdout();
+	sb_free(&sb);
+	free(path);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sbuf sb = { 0 };
+	const char *cmd;
+
+	if (argc < 2)
+		usage();
+	cmd = argv[1];
+	argc -= 2;
+	argv += 2;
+	set_debugfs();
+	atexit(cleanup);
+
+	if (!strcmp(cmd, "add") || !strcmp(cmd, "period"))
+		return control(cmd, argc, argv, 2);
+	if (!strcmp(cmd, "del") || !strcmp(cmd, "enable") ||
+	    !strcmp(cmd, "disable") || !strcmp(cmd, "reset"))
+		return control(cmd, argc, argv, 1);
+	if (!strcmp(cmd, "list")) {
+		need_dir();
+		listing(&sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		flush_stdout();
+		return 0;
+	}
+	if (!strcmp(cmd, "events"))
+		return cat("events");
+	if (!strcmp(cmd, "stat"))
+		return cmd_stat(argc, argv);
+	if (!strcmp(cmd, "prom"))
+		return cmd_prom(argc, argv);
+	if (!strcmp(cmd, "record"))
+		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc, argv);
+	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
+		help();
+	usage();
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfkstat: perfkmod's counters from the command line, the way perf stat
+ * shows them. What the parts share: the debugfs directory and its control
+ * file, the temporaries deleted however perfkstat ends, and small helpers.
+ */
+#ifndef PERFKSTAT_H
+#define PERFKSTAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef unsigned __int128 u128;
+typedef __int128 s128;
+
+#define ME "perfkstat"
+
+/* util.c */
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void usage(void) __attribute__((noreturn));
+void *xmalloc(size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* a growing buffer of bytes, always NUL-terminated */
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+void sb_add(struct sbuf *sb, const void *data, size_t n);
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sb_free(struct sbuf *sb);
+
+int read_all(const char *path, struct sbuf *sb);
+char *read_text(const char *path);
+char *next_line(char **p);
+bool all_digits(const char *s);
+bool parse_u64(const char *s, u64 *v);
+u64 leading_u64(const char *s);
+char *fmt_s128(char *buf, s128 v);
+s128 div_round_even(s128 num, s128 den);
+u64 uptime_cs(void);
+u64 mono_ns(void);
+void sleep_ns(u64 ns);
+bool in_path(const char *prog);
+char *dir_of(const char *path);
+char *join_args(char **argv, int argc);
+void flush_stdout(void);
+
+/* signals: what an HUP, INT, PIPE, QUIT or TERM does */
+void catch_signals(bool pipe, bool quit);
+void defer_signals(bool on);
+void int_stops(bool on);
+bool stop_requested(void);
+pid_t run_command(char **argv);
+int wait_command(pid_t pid);
+
+/* control.c */
+extern const char *dbg;
+void set_debugfs(void);
+void need_dir(void);
+char *dbg_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int ctl(const char *cmd, bool quiet);
+void ctl_complain(const char *cmd);
+char *last_error(void);
+bool lacks(const char *why);
+void listing(struct sbuf *out);
+void temp_add(const char *name, bool first);
+void release(void);
+void remove_at_exit(const char *path);
+void cleanup(void);
+
+/* the subcommands */
+int cmd_stat(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_prom(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/* stat-display.c: one row of perf stat's output */
+enum stat_mode { MODE_TABLE, MODE_CSV, MODE_JSON };
+
+struct stat_row {
+	const char *label;
+	s128 val, ena, run;	/* deltas of an interval may be negative */
+	bool not_supported;
+};
+
+void print_row(enum stat_mode mode, const char *sep, const char *t,
+	       const struct stat_row *row);
+
+#endif

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small helpers the subcommands share: messages and exits, memory, files,
+ * numbers, clocks, and running a command with the signals perfkstat
+ * catches.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfkstat.h"
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs(ME ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct sbuf sb = { 0 };
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	sb.buf = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(sb.buf, n + 1, fmt, ap);
+	va_end(ap);
+	return sb.buf;
+}
+
+static void sb_grow(struct sbuf *sb, size_t n)
+{
+	if (sb->len + n + 1 <= sb->cap)
+		return;
+	while (sb->len + n + 1 > sb->cap)
+		sb->cap = sb->cap ? 2 * sb->cap : 4096;
+	sb->buf = xrealloc(sb->buf, sb->cap);
+}
+
+void sb_add(struct sbuf *sb, const void *data, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("out of memory");
+	sb_grow(sb, n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += n;
+}
+
+void sb_free(struct sbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+/*
+ * read_all: append PATH's bytes to SB, reading until end of file in large
+ * reads (a series' records file hands out whole lines per read, and loses
+ * a part line left when it is closed). Returns 0, or -1 with errno set.
+ */
+int read_all(const char *path, struct sbuf *sb)
+{
+	char buf[131072];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb_add(sb, buf, n);
+	}
+	err = errno;
+	close(fd);
+	if (n < 0) {
+		errno = err;
+		return -1;
+	}
+	if (!sb->buf)
+		sb_add(sb, "", 0);
+	return 0;
+}
+
+/* read_text: PATH's text without its trailing newlines, or NULL (errno) */
+char *read_text(const char *path)
+{
+	struct sbuf sb = { 0 };
+
+	if (read_all(path, &sb) < 0) {
+		sb_free(&sb);
+		return NULL;
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '\n')
+		sb.buf[--sb.len] = '\0';
+	return sb.buf;
+}
+
+/*
+ * next_line: the line at *P, its newline cut, *P moved past it; NULL at
+ * the end (a last line without a newline is one, no line after a last
+ * newline), as awk reads records.
+ */
+char *next_line(char **p)
+{
+	char *line = *p, *nl;
+
+	if (!line || !*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*p = nl + 1;
+	} else {
+		*p = line + strlen(line);
+	}
+	return line;
+}
+
+/* all_digits: S is made of 0-9 only (true for ""), as sh's *[!0-9]* */
+bool all_digits(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* parse_u64: S is a decimal number that fits in 64 bits */
+bool parse_u64(const char *s, u64 *v)
+{
+	u64 n = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (n > (UINT64_MAX - (*s - '0')) / 10)
+			return false;
+		n = 10 * n + (*s - '0');
+	}
+	*v = n;
+	return true;
+}
+
+/* leading_u64: the number S starts with, as awk reads one (0 if none) */
+u64 leading_u64(const char *s)
+{
+	u64 n = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		n = 10 * n + (*s - '0');
+	return n;
+}
+
+/* fmt_s128: V in decimal into BUF (at least 42 bytes); returns BUF */
+char *fmt_s128(char *buf, s128 v)
+{
+	char tmp[42];
+	u128 u = v < 0 ? -(u128)v : (u128)v;
+	int i = 0, j = 0;
+
+	do {
+		tmp[i++] = '0' + (int)(u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		buf[j++] = '-';
+	while (i)
+		buf[j++] = tmp[--i];
+	buf[j] = '\0';
+	return buf;
+}
+
+/*
+ * div_round_even: NUM / DEN to the nearest integer, a half to the even one
+ * (what printf's %.0f does with an exact quotient); DEN > 0.
+ */
+s128 div_round_even(s128 num, s128 den)
+{
+	u128 n = num < 0 ? -(u128)num : (u128)num;
+	u128 q = n / (u128)den, r = n % (u128)den;
+
+	if (2 * r > (u128)den || (2 * r == (u128)den && (q & 1)))
+		q++;
+	return num < 0 ? -(s128)q : (s128)q;
+}
+
+/* uptime_cs: /proc/uptime, seconds since boot, in hundredths */
+u64 uptime_cs(void)
+{
+	char *s = read_text("/proc/uptime"), *p;
+	u64 cs;
+	int i;
+
+	if (!s)
+		die("/proc/uptime: %s", strerror(errno));
+	cs = 100 * leading_u64(s);
+	p = strchr(s, '.');
+	if (p && p < strchr(s, ' ')) {
+		for (i = 1, p++; i <= 2; i++, p++) {
+			if (*p < '0' || *p > '9')
+				break;
+			cs += (*p - '0') * (i == 1 ? 10 : 1);
+		}
+	}
+	free(s);
+	return cs;
+}
+
+u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* sleep_ns: sleep NS, or less when a caught signal comes */
+void sleep_ns(u64 ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000,
+		.tv_nsec = ns % 1000000000,
+	};
+
+	nanosleep(&ts, NULL);
+}
+
+/* in_path: PROG is an executable file in a directory of PATH */
+bool in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char *f;
+	bool ok;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			f = xasprintf("./%s", prog);
+		else
+			f = xasprintf("%.*s/%s", (int)(end - p), p, prog);
+		ok = access(f, X_OK) == 0;
+		free(f);
+		if (ok)
+			return true;
+		if (!*end)
+			return false;
+	}
+}
+
+/* dir_of: PATH's directory, as dirname(1) says it */
+char *dir_of(const char *path)
+{
+	char *d = xstrdup(path);
+	size_t n = strlen(d);
+
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	while (n && d[n - 1] != '/')
+		n--;
+	if (!n)
+		return strcpy(d, ".");
+	while (n > 1 && d[n - 1] == '/')
+		n--;
+	d[n] = '\0';
+	return d;
+}
+
+/* join_args: ARGV's words joined by blanks, as sh's "$*" */
+char *join_args(char **argv, int argc)
+{
+	struct sbuf sb = { 0 };
+	int i;
+
+	sb_add(&sb, "", 0);
+	for (i = 0; i < argc; i++)
+		sb_printf(&sb, "%s%s", i ? " " : "", argv[i]);
+	return sb.buf;
+}
+
+/* flush_stdout: what is written so far out now; a failure is an error */
+void flush_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die("standard output: %s", strerror(errno));
+}
+
+/*
+ * Signals. A caught HUP, INT, PIPE, QUIT or TERM ends perfkstat with
+ * 128 + the signal after cleanup() deleted its temporaries, at once, or,
+ * while a command it runs in the foreground is going, when that command
+ * ends (as a shell's trap waits for its foreground command). record's
+ * SIGINT while it records only ends the recording. The flags are read and
+ * written with atomic builtins: the handler interrupts the main code.
+ */
+static int deferring, pending, int_stopping, stopping;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGINT && __atomic_load_n(&int_stopping, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
+		return;
+	}
+	if (__atomic_load_n(&deferring, __ATOMIC_SEQ_CST)) {
+		if (!__atomic_load_n(&pending, __ATOMIC_SEQ_CST))
+			__atomic_store_n(&pending, sig, __ATOMIC_SEQ_CST);
+		return;
+	}
+	cleanup();
+	_exit(128 + sig);
+}
+
+void catch_signals(bool pipe, bool quit)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (pipe)
+		sigaction(SIGPIPE, &sa, NULL);
+	if (quit)
+		sigaction(SIGQUIT, &sa, NULL);
+}
+
+/* defer_signals: from ON until off, a signal waits; off acts on it */
+void defer_signals(bool on)
+{
+	int sig;
+
+	__atomic_store_n(&deferring, on, __ATOMIC_SEQ_CST);
+	if (on)
+		return;
+	sig = __atomic_exchange_n(&pending, 0, __ATOMIC_SEQ_CST);
+	if (sig) {
+		cleanup();
+		_exit(128 + sig);
+	}
+}
+
+void int_stops(bool on)
+{
+	__atomic_store_n(&int_stopping, on, __ATOMIC_SEQ_CST);
+}
+
+bool stop_requested(void)
+{
+	return __atomic_load_n(&stopping, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * run_command: start ARGV (searched in PATH) with the signal dispositions
+ * perfkstat was given; 127 when it cannot be found, 126 when it cannot be
+ * run, as a shell says.
+ */
+pid_t run_command(char **argv)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	pid_t pid;
+
+	flush_stdout();
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid)
+		return pid;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	execvp(argv[0], argv);
+	dprintf(2, ME ": %s: %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/* wait_command: PID's exit status, or 128 + the signal that ended it */
+int wait_command(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid: %s", strerror(errno));
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
