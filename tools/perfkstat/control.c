@@ -33,32 +33,31 @@ void set_debugfs(void)
 		die("PERFKMOD_DEBUGFS: too long");
 }
 
+static const char nodir[] =
+	"no such directory (is perfkmod loaded, debugfs mounted, and are you root?)";
+
 void need_dir(void)
 {
 	struct stat st;
 
 	if (stat(dbg, &st) < 0 || !S_ISDIR(st.st_mode))
-		die("%s: no such directory (is perfkmod loaded, debugfs mounted, and are you root?)",
-		    dbg);
+		die("%s: %s", dbg, nodir);
 }
 
 char *dbg_path(const char *fmt, ...)
 {
-	struct sbuf sb = { 0 };
+	char *rest, *path;
 	va_list ap;
-	char *rest;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vasprintf(&rest, fmt, ap);
 	va_end(ap);
-	rest = xmalloc(n + 1);
-	va_start(ap, fmt);
-	vsnprintf(rest, n + 1, fmt, ap);
-	va_end(ap);
-	sb_printf(&sb, "%s/%s", dbg, rest);
+	if (n < 0)
+		die("out of memory");
+	path = xasprintf("%s/%s", dbg, rest);
 	free(rest);
-	return sb.buf;
+	return path;
 }
 
 /* last_error: why the last command failed ("" when it cannot be read) */
@@ -137,7 +136,7 @@ bool lacks(const char *why)
 	static const char * const lack[] = { "-ENOENT:", "-EOPNOTSUPP:", "-2:", "-95:" };
 	size_t i;
 
-	for (i = 0; i < sizeof(lack) / sizeof(lack[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(lack); i++)
 		if (!strncmp(why, lack[i], strlen(lack[i])))
 			return true;
 	return false;
@@ -211,9 +210,9 @@ void temp_add(const char *name, bool first)
 	sigprocmask(SIG_BLOCK, &all, &old);
 	if (first) {
 		memmove(del_lines[1], del_lines[0], n * sizeof(del_lines[0]));
-		strcpy(del_lines[0], line);
+		memcpy(del_lines[0], line, sizeof(line));
 	} else {
-		strcpy(del_lines[n], line);
+		memcpy(del_lines[n], line, sizeof(line));
 	}
 	__atomic_store_n(&ntemps, n + 1, __ATOMIC_SEQ_CST);
 	sigprocmask(SIG_SETMASK, &old, NULL);
@@ -233,7 +232,7 @@ void remove_at_exit(const char *path)
 
 	if (n == MAX_FILES || strlen(path) >= PATH_MAX)
 		die("%s: cannot remove it at exit", path);
-	strcpy(files[n], path);
+	memcpy(files[n], path, strlen(path) + 1);
 	__atomic_store_n(&nfiles, n + 1, __ATOMIC_SEQ_CST);
 }
 

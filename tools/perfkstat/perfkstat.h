@@ -14,19 +14,24 @@
 
 typedef uint64_t u64;
 typedef int64_t s64;
-typedef unsigned __int128 u128;
-typedef __int128 s128;
+
+/* 128-bit integers: products of two counts, and sums of deltas */
+#define u128 unsigned __int128
+#define s128 __int128
 
 #define ME "perfkstat"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b) __attribute((format(printf, a, b)))
+#define __noreturn __attribute((noreturn))
 
 /* util.c */
-void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void usage(void) __attribute__((noreturn));
+__noreturn __printf(1, 2) void die(const char *fmt, ...);
+__printf(1, 2) void warn(const char *fmt, ...);
+__noreturn void usage(void);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) char *xasprintf(const char *fmt, ...);
 
 /* a growing buffer of bytes, always NUL-terminated */
 struct sbuf {
@@ -35,8 +40,7 @@ struct sbuf {
 };
 
 void sb_add(struct sbuf *sb, const void *data, size_t n);
-void sb_printf(struct sbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3) void sb_printf(struct sbuf *sb, const char *fmt, ...);
 void sb_free(struct sbuf *sb);
 
 int read_all(const char *path, struct sbuf *sb);
@@ -67,7 +71,7 @@ int wait_command(pid_t pid);
 extern const char *dbg;
 void set_debugfs(void);
 void need_dir(void);
-char *dbg_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) char *dbg_path(const char *fmt, ...);
 int ctl(const char *cmd, bool quiet);
 void ctl_complain(const char *cmd);
 char *last_error(void);

@@ -79,8 +79,8 @@ static void drain(struct sbuf *to)
 	read_all(records_path, to);
 }
 
-/* online: the online CPUs, as /sys/devices/system/cpu/online lists them */
-static u64 *online(int *n)
+/* online_cpus: the online CPUs, as /sys/devices/system/cpu/online lists them */
+static u64 *online_cpus(int *n)
 {
 	char *s = read_text("/sys/devices/system/cpu/online"), *p, *save = NULL;
 	u64 *cpus = NULL, lo, hi, c;
@@ -314,6 +314,10 @@ static bool base(struct prevs *prev, int i)
 	return true;
 }
 
+/* why a process's rows may sum to less than its counter */
+static const char after_last[] = " (counted after the last record of the process: ";
+static const char why_after[] = "it exited, or ran on until the counter stopped)";
+
 int cmd_record(int argc, char **argv)
 {
 	const char *ival = "", *nrec = "", *out = NULL, *secs = NULL, *pidarg = NULL;
@@ -440,7 +444,8 @@ int cmd_record(int argc, char **argv)
 		if (strstr(wrap, ",cpu=") || strstr(wrap, ",pid="))
 			die("%s: record takes events of all CPUs or of -p PID (no cpu=, no pid=)",
 			    ev[i].label);
-		spec = xasprintf("%s%s", ev[i].label, strstr(wrap, ",disabled,") ? "" : ",disabled");
+		spec = xasprintf("%s%s", ev[i].label,
+				 strstr(wrap, ",disabled,") ? "" : ",disabled");
 		if (pid) {
 			p = spec;
 			spec = xasprintf("%s,pid=%d", p, (int)pid);
@@ -538,7 +543,7 @@ int cmd_record(int argc, char **argv)
 	 * holds what it counted until it last left a CPU: no waiting for
 	 * every CPU, one more drain.
 	 */
-	cpus = online(&ncpus);
+	cpus = online_cpus(&ncpus);
 	t0 = mono_ns();
 	deadline = ns > (UINT64_MAX - t0 - 10 * NSEC) / 10 ? UINT64_MAX :
 		t0 + 10 * NSEC + 10 * ns;
@@ -600,9 +605,9 @@ int cmd_record(int argc, char **argv)
 		}
 		warn("%s total %s, counter %s", ev[i].label, num, ev[i].final ? ev[i].final : "");
 		if (!ev[i].final || strcmp(num, ev[i].final))
-			warn("warning: %s: the records sum to %s, the counter read %s%s",
+			warn("warning: %s: the records sum to %s, the counter read %s%s%s",
 			     ev[i].label, num, ev[i].final ? ev[i].final : "",
-			     pid ? " (counted after the last record of the process: it exited, or ran on until the counter stopped)" : "");
+			     pid ? after_last : "", pid ? why_after : "");
 	}
 	return rc;
 }

@@ -71,9 +71,9 @@ void print_row(enum stat_mode mode, const char *sep, const char *t,
 	if (pct > 100)
 		pct = 100;
 	if (row->not_supported)
-		strcpy(txt, "<not supported>");
+		snprintf(txt, sizeof(txt), "<not supported>");
 	else if (r == 0)
-		strcpy(txt, "<not counted>");
+		snprintf(txt, sizeof(txt), "<not counted>");
 	else
 		fmt_s128(txt, r > 0 ? (r < e ? scale(v, e, r) : v) : 0);
 	fmt_s128(runs, r);
@@ -93,12 +93,12 @@ void print_row(enum stat_mode mode, const char *sep, const char *t,
 		json_str(txt);
 		fputs(", \"unit\" : \"\", \"event\" : ", stdout);
 		json_str(row->label);
-		printf(", \"event-runtime\" : %s, \"pcnt-running\" : %.2f, \"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"}\n",
-		       runs, pct);
+		printf(", \"event-runtime\" : %s, \"pcnt-running\" : %.2f, ", runs, pct);
+		fputs("\"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"}\n", stdout);
 		break;
 	case MODE_TABLE:
 		if (is_number(txt))
-			strcpy(txt, commas(num, txt));
+			snprintf(txt, sizeof(txt), "%s", commas(num, txt));
 		if (t)
 			printf("%16s ", t);
 		if (txt[0] != '<' && r < e)

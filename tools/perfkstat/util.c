@@ -71,20 +71,16 @@ char *xstrdup(const char *s)
 
 char *xasprintf(const char *fmt, ...)
 {
-	struct sbuf sb = { 0 };
 	va_list ap;
+	char *s;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("out of memory");
-	sb.buf = xmalloc(n + 1);
-	va_start(ap, fmt);
-	vsnprintf(sb.buf, n + 1, fmt, ap);
-	va_end(ap);
-	return sb.buf;
+	return s;
 }
 
 static void sb_grow(struct sbuf *sb, size_t n)
@@ -107,18 +103,16 @@ void sb_add(struct sbuf *sb, const void *data, size_t n)
 void sb_printf(struct sbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
+	char *s;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		die("out of memory");
-	sb_grow(sb, n);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += n;
+	sb_add(sb, s, n);
+	free(s);
 }
 
 void sb_free(struct sbuf *sb)
@@ -347,7 +341,7 @@ char *dir_of(const char *path)
 	while (n && d[n - 1] != '/')
 		n--;
 	if (!n)
-		return strcpy(d, ".");
+		return memcpy(d, ".", 2);
 	while (n > 1 && d[n - 1] == '/')
 		n--;
 	d[n] = '\0';
