@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make                 build perfkmod.ko against KDIR
+# make                 build perfkstat, then perfkmod.ko against KDIR
+# make perfkstat       build the tool alone (tools/perfkstat/perfkstat): a
+#                      userspace program, it needs no kernel headers;
+#                      CC, CFLAGS, LDFLAGS (-static) and CROSS_COMPILE reach
+#                      its own Makefile
+# make module          build perfkmod.ko alone (DKMS' target)
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT)
 # make samples         also build the example client module in samples/
 # make clients         also build the test client modules in tests/clients/
@@ -27,7 +32,11 @@ LANE ?=
 
 kbuild = $(MAKE) -C $(KDIR) M=$(CURDIR)
 
-all: module
+# perfkstat first: without kernel headers it is built before module stops
+all: perfkstat module
+
+perfkstat:
+	$(MAKE) -C tools/perfkstat
 
 module: kdir
 	$(kbuild) modules
@@ -57,6 +66,7 @@ kdir:
 	  echo "  make KDIR=/path/to/linux/build"; exit 1; }
 
 clean:
+	$(MAKE) -C tools/perfkstat clean
 	$(kbuild) clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/clients clean 2>/dev/null || true
@@ -79,4 +89,4 @@ shell:
 bench:
 	scripts/bench.sh $(if $(SMOKE),--smoke)
 
-.PHONY: all module tests samples clients bench-module kdir clean check lint demo shell bench
+.PHONY: all perfkstat module tests samples clients bench-module kdir clean check lint demo shell bench

@@ -96,6 +96,10 @@ for f in "$top"/bench/helpers/*.c; do
 	"${CROSS_COMPILE}gcc" -static -O2 -Wall -Werror \
 		-o "$dir/helpers/$(basename "$f" .c)" "$f"
 done
+# perfkstat, for the guest's arch (bench.sh polls with perfkstat stat -I)
+make -s -C "$top/tools/perfkstat" OUTPUT="$dir/helpers/.perfkstat/" \
+	CROSS_COMPILE="$CROSS_COMPILE" static >/dev/null
+cp "$dir/helpers/.perfkstat/perfkstat" "$dir/helpers/"
 "$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" "$dir/src" \
 	"$dir/helpers" "$top/bench/guest"
 

@@ -157,7 +157,9 @@ build_modules() {
 	return 0
 }
 
-# build_helpers: the guest's static helper programs, tests/helpers/*.c.
+# build_helpers: the guest's static programs: the helpers,
+# tests/helpers/*.c, and perfkstat (tools/perfkstat, its objects in
+# helpers/.perfkstat/, which initramfs.sh leaves out).
 build_helpers() {
 	local out=$top/.build/$lane/helpers f
 
@@ -168,6 +170,10 @@ build_helpers() {
 			-o "$out/$(basename "$f" .c)" "$f" ||
 			{ lane_failed "helper $f does not build"; return 1; }
 	done
+	make -s -C "$top/tools/perfkstat" OUTPUT="$out/.perfkstat/" \
+		CROSS_COMPILE="$CROSS_COMPILE" static >/dev/null &&
+		cp "$out/.perfkstat/perfkstat" "$out/" ||
+		{ lane_failed "perfkstat does not build"; return 1; }
 }
 
 # time_lane START WHAT: note the lane's seconds since START and WHAT they

@@ -16,7 +16,13 @@ mkdir -p "$dir/src"
 rsync -a --delete --exclude=.git --exclude=.build "$top/" "$dir/src/"
 make -s -C "$dir/src" KDIR="$KDIR" module >"$dir/build.log" 2>&1 ||
 	{ cat "$dir/build.log"; exit 1; }
-"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src"
+# perfkstat, static, as the guest's /bin/perfkstat
+rm -rf "$dir/helpers"
+make -s -C "$top/tools/perfkstat" OUTPUT="$dir/helpers/.perfkstat/" static \
+	>>"$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
+cp "$dir/helpers/.perfkstat/perfkstat" "$dir/helpers/"
+"$top/scripts/initramfs.sh" "$dir/initramfs.cpio" /bin/busybox "$dir/src" \
+	"$dir/helpers"
 echo "Booting Debian's $KVER kernel in QEMU (TCG)..."
 PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" x86_64 "$IMAGE" \
 	"$dir/initramfs.cpio" "$dir/console.log" 300 perfkmod_lane=demo \

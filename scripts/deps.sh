@@ -22,7 +22,8 @@
 set -euo pipefail
 
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-# Everything: make and gcc (the module, the static guest helpers), rsync
+# Everything: make and gcc (the module, perfkstat, and the guests' static
+# programs: the helpers, perfkstat), rsync
 # (each build copies the tree), python3 (initramfs.sh writes the cpio,
 # judge.py, bench/table.py).
 pkgs="build-essential rsync python3"

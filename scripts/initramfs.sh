@@ -3,15 +3,16 @@
 #
 # Build the test VM's initramfs.
 #
-#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR [HELPER_DIR [GUEST_DIR]]
+#   scripts/initramfs.sh OUT.cpio BUSYBOX MODULE_DIR HELPER_DIR [GUEST_DIR]
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the client modules of samples/ and
 # tests/clients/ built in MODULE_DIR (KUnit modules of tests/ go to
 # /modules/kunit/, the module DKMS installed, in MODULE_DIR/dkms/, to
 # /modules/dkms/, the kernel's own modules in MODULE_DIR/kernel/, such as
-# KUnit, to /modules/kernel/), the static helper programs found in
-# HELPER_DIR (to /bin/) and the perfkstat tool (/bin/perfkstat). The benchmark module,
+# KUnit, to /modules/kernel/) and the static programs found in HELPER_DIR
+# (to /bin/), which has the perfkstat tool built for the guest
+# (tools/perfkstat, "make static": /bin/perfkstat). The benchmark module,
 # when MODULE_DIR/bench has it, and the modules of MODULE_DIR/extra ("make
 # shell"'s client) go to /modules/ too, and the scripts of
 # GUEST_DIR to /tests/ beside those of tests/guest/.
@@ -22,11 +23,16 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:?usage: initramfs.sh OUT BUSYBOX MODULE_DIR [HELPER_DIR]}
+out=${1:?usage: initramfs.sh OUT BUSYBOX MODULE_DIR HELPER_DIR [GUEST_DIR]}
 busybox=${2:?busybox}
 moddir=${3:?module dir}
-helpers=${4:-}
+helpers=${4:?helper dir (with perfkstat)}
 guest=${5:-}
+
+[ -x "$helpers/perfkstat" ] || {
+	echo "initramfs.sh: no $helpers/perfkstat: build tools/perfkstat into it" >&2
+	exit 1
+}
 
 spec=$out.spec
 {
@@ -37,8 +43,6 @@ spec=$out.spec
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "file /bin/busybox $busybox 0755 0 0"
 	echo "file /init $top/tests/guest/init 0755 0 0"
-	# the userspace tool, as a user would install it
-	echo "file /bin/perfkstat $top/scripts/perfkstat 0755 0 0"
 	for f in "$top"/tests/guest/* ${guest:+"$guest"/*}; do
 		echo "file /tests/${f##*/} $f 0755 0 0"
 	done
@@ -57,11 +61,10 @@ spec=$out.spec
 	for f in "$moddir"/kernel/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kernel/${f##*/} $f 0644 0 0"
 	done
-	if [ -n "$helpers" ]; then
-		for f in "$helpers"/*; do
-			[ -x "$f" ] && echo "file /bin/${f##*/} $f 0755 0 0"
-		done
-	fi
+	# the helpers and the userspace tool, perfkstat
+	for f in "$helpers"/*; do
+		[ -x "$f" ] && echo "file /bin/${f##*/} $f 0755 0 0"
+	done
 } >"$spec"
 # newc: a 110-byte ASCII header per entry (magic 070701, then 13 fields of
 # 8 hex digits), the name, the data, each padded to 4 bytes; then TRAILER!!!.

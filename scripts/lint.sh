@@ -1,12 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The kernel's own style gates over perfkmod's kernel code, with the tools
-# of the kernel source scripts/kernel.sh extracts:
+# The kernel's own style gates over perfkmod's kernel code and its tool
+# (tools/perfkstat, kernel style as the kernel's own tools/ are), with the
+# tools of the kernel source scripts/kernel.sh extracts:
 #
 #   scripts/lint.sh KDIR...
 #
 #   checkpatch   checkpatch.pl --strict --no-tree -f on every .c and .h
+#                (not tests/helpers/, small test programs)
+#   perfkstat    tools/perfkstat builds with -Wall -Wextra -Werror, also
+#                statically
 #   kernel-doc   kernel-doc -none -Wall on every file, and every exported
 #                function documented in perfkmod.h with Context:, and
 #                Return: unless it returns void
@@ -15,7 +19,8 @@
 #   spdx         an SPDX-License-Identifier line in every file
 #   dkms-version dkms.conf and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
-#   plot         perfkstat plot of tests/record.csv: gnuplot's SVG is
+#   plot         perfkstat plot of tests/record.csv (the tool of the
+#                perfkstat gate): gnuplot's SVG is
 #                well-formed XML, with a line drawn per event, titled by it
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
@@ -56,6 +61,12 @@ for f in $kfiles; do
 done
 gate checkpatch "$out"
 
+# perfkstat, with its Makefile's warnings as errors, dynamic and static
+rm -rf "$work/perfkstat" "$work/perfkstat-static"
+out=$(make -s -C tools/perfkstat OUTPUT="$work/perfkstat/" 2>&1 &&
+	make -s -C tools/perfkstat OUTPUT="$work/perfkstat-static/" static 2>&1)
+gate perfkstat "$out"
+
 out=
 for f in $kfiles; do
 	r=$(perl "$src/scripts/kernel-doc" -none -Wall "$f" 2>&1)
@@ -95,7 +106,8 @@ gate exported-api-documented "$out"
 out=
 for f in $(git ls-files 2>/dev/null || find . -type f -not -path './.build/*'); do
 	case $f in
-	*.c | *.h | *.sh | *.py | Kbuild | */Kbuild | Makefile | *.config | dkms.conf | \
+	*.c | *.h | *.sh | *.py | Kbuild | */Kbuild | Makefile | */Makefile | *.config | \
+	dkms.conf | \
 	tests/guest/* | .ci/* | scripts/*)
 		head -3 "$f" | grep -q "SPDX-License-Identifier: GPL-2.0" ||
 			out+="$f: no SPDX line"$'\n'
@@ -124,7 +136,7 @@ gate docs "$out"
 # sample line, then the plot's line through every time bucket.
 mkdir -p "$work"
 rm -f "$work/record.svg"
-out=$(scripts/perfkstat plot tests/record.csv -o "$work/record.svg" 2>&1 &&
+out=$("$work/perfkstat/perfkstat" plot tests/record.csv -o "$work/record.svg" 2>&1 &&
 	python3 - "$work/record.svg" tests/record.csv 2>&1 <<'EOF'
 import csv
 import re

@@ -57,8 +57,13 @@ if [ -n "$client" ]; then
 	done
 fi
 [ -z "$script" ] || cp "$script" "$dir/guest/user.sh"
+# perfkstat, static, for the kernel's arch: the guest's /bin/perfkstat
+rm -rf "$dir/helpers"
+"${kmake[@]}" -C "$top/tools/perfkstat" OUTPUT="$dir/helpers/.perfkstat/" static \
+	>>"$dir/build.log" 2>&1 || { cat "$dir/build.log"; exit 1; }
+cp "$dir/helpers/.perfkstat/perfkstat" "$dir/helpers/"
 "$top/scripts/initramfs.sh" "$dir/initramfs.cpio" "$busybox" "$dir/src" \
-	"" ${script:+"$dir/guest"}
+	"$dir/helpers" ${script:+"$dir/guest"}
 vm=(env PERFKMOD_TCG_THREAD="$TCG_THREAD" "$top/scripts/vm.sh" "$ARCH"
     "$IMAGE" "$dir/initramfs.cpio" - 0 quiet perfkmod_run=shell.sh)
 if [ -z "$script" ]; then
