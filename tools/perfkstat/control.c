@@ -218,6 +218,15 @@ void temp_add(const char *name, bool first)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* temp_drop_last: the last registered was not made: no del for it */
+void temp_drop_last(void)
+{
+	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST);
+
+	if (n)
+		__atomic_store_n(&ntemps, n - 1, __ATOMIC_SEQ_CST);
+}
+
 void release(void)
 {
 	int i, n = __atomic_exchange_n(&ntemps, 0, __ATOMIC_SEQ_CST);

@@ -78,6 +78,7 @@ char *last_error(void);
 bool lacks(const char *why);
 void listing(struct sbuf *out);
 void temp_add(const char *name, bool first);
+void temp_drop_last(void);
 void release(void);
 void remove_at_exit(const char *path);
 void cleanup(void);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfkstat.h"
@@ -456,6 +457,7 @@ int cmd_record(int argc, char **argv)
 		temp_add(ev[i].name, false);
 		cmd = xasprintf("add %s %s", ev[i].name, spec);
 		if (ctl(cmd, true)) {
+			temp_drop_last();
 			why = last_error();
 			if (lacks(why)) {
 				p = strstr(why, ": add ");
@@ -492,37 +494,52 @@ int cmd_record(int argc, char **argv)
 		free(cmd);
 	}
 
-	/* recording: a drain every 0.2 s, a look at what ends it every 10 ms */
+	/*
+	 * Recording: a drain every 0.2 s. A COMMAND's end is waited for as
+	 * SIGCHLD (held, taken by sigtimedwait), -p's process looked for every
+	 * 0.1 s, as perfkstat's own wakeups count on a CPU too.
+	 */
 	next_drain = mono_ns();
 	deadline = next_drain + tns;
 	if (argc) {
+		sigset_t chld, old;
+		struct timespec ts = { 0, DRAIN_NS };
+
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, &old);
 		/* a caught signal waits for the command, as for a shell's */
 		defer_signals(true);
 		child = run_command(argv);
 		for (;;) {
-			if (mono_ns() >= next_drain) {
-				drain(&raw);
-				next_drain = mono_ns() + DRAIN_NS;
-			}
+			drain(&raw);
 			if (waitpid(child, &status, WNOHANG) == child) {
 				rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
 					WEXITSTATUS(status);
 				break;
 			}
-			sleep_ns(10000000);
+			sigtimedwait(&chld, NULL, &ts);
 		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		defer_signals(false);
 	} else {
 		while (!stop_requested()) {
+			u64 now = mono_ns(), step = pid ? DRAIN_NS / 2 : DRAIN_NS;
+
 			if (pid && kill(pid, 0) < 0)
 				break;
-			if (secs && mono_ns() >= deadline)
+			if (secs && now >= deadline)
 				break;
-			if (mono_ns() >= next_drain) {
+			if (now >= next_drain) {
 				drain(&raw);
-				next_drain = mono_ns() + DRAIN_NS;
+				next_drain = now + DRAIN_NS;
 			}
-			sleep_ns(10000000);
+			if (next_drain - now < step)
+				step = next_drain - now;
+			if (secs && deadline - now < step)
+				step = deadline - now;
+			/* SIGINT cuts it short */
+			sleep_ns(step);
 		}
 	}
 	int_stops(false);

@@ -261,6 +261,7 @@ int cmd_stat(int argc, char **argv)
 		if (!ctl(cmd, true)) {
 			add_pair(specs[i], name);
 		} else {
+			temp_drop_last();
 			why = last_error();
 			if (!lacks(why)) {
 				ctl_complain(cmd);

@@ -454,6 +454,8 @@ pid_t run_command(char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigprocmask(SIG_SETMASK, &sa.sa_mask, NULL);
 	execvp(argv[0], argv);
 	dprintf(2, ME ": %s: %s\n", argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
