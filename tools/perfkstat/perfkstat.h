@@ -89,16 +89,4 @@ int cmd_record(int argc, char **argv);
 int cmd_prom(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 
-/* stat-display.c: one row of perf stat's output */
-enum stat_mode { MODE_TABLE, MODE_CSV, MODE_JSON };
-
-struct stat_row {
-	const char *label;
-	s128 val, ena, run;	/* deltas of an interval may be negative */
-	bool not_supported;
-};
-
-void print_row(enum stat_mode mode, const char *sep, const char *t,
-	       const struct stat_row *row);
-
 #endif

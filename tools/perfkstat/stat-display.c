@@ -1,110 +1,468 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stat's rows in perf stat's three formats: the table, CSV with -x SEP
- * (value, unit, event, run time ns, percent running, metric value, metric
- * unit; with -I the time first) and JSON lines with -j.
+ * stat's output, as perf stat prints it (tools/perf/util/stat-display.c
+ * and stat-shadow.c): the table, CSV with -x SEP, JSON lines with -j; a
+ * row an event and place (the CPUs, core, socket ... or thread it sums),
+ * with perf's widths, its "<not counted>" and "<not supported>", its
+ * percentage running, and its metrics ("CPUs utilized", "/sec", "GHz",
+ * "insn per cycle", "of all branches" ...) from the other rows of the same
+ * place and modifiers.
  *
- * The value is scaled to the time the counter was enabled, as perf stat
- * does when it did not run all of it: value * enabled / running, in
- * 128-bit integers, to the nearest (a half to even). The percentage is
- * running / enabled, to two decimals.
+ * Counts are exact: 128-bit integers, where perf goes through doubles; a
+ * clock's nanoseconds shown as msec are rounded to the nearest (a half to
+ * even). The metrics, ratios, are doubles as in perf.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "perfkstat.h"
+#include "stat.h"
 
-/* scale: V * E / R to the nearest; R > 0, E >= 0 */
-static s128 scale(s128 v, s128 e, s128 r)
+#define COUNTS_LEN	18
+#define EVNAME_LEN	32
+#define METRIC_LEN	38
+#define UNIT_LEN	4	/* strlen("msec"), strlen("unit") */
+#define INTERVAL_LEN	16
+#define COMM_LEN	16
+#define PID_LEN		7
+
+static const int aggr_len[] = {
+	[AGGR_CORE] = 18, [AGGR_CACHE] = 22, [AGGR_CLUSTER] = 20,
+	[AGGR_DIE] = 12, [AGGR_SOCKET] = 6, [AGGR_NODE] = 6, [AGGR_NONE] = 6,
+};
+
+static const char * const aggr_name[] = {
+	[AGGR_CORE] = "core", [AGGR_CACHE] = "cache", [AGGR_CLUSTER] = "cluster",
+	[AGGR_DIE] = "die", [AGGR_SOCKET] = "socket", [AGGR_NODE] = "node",
+	[AGGR_NONE] = "cpu",
+};
+
+enum stat_type stat_type_of(const char *name)
 {
-	u128 mag = (v < 0 ? -(u128)v : (u128)v) * (u128)e;
-	u128 q = mag / (u128)r, rem = mag % (u128)r;
+	static const struct {
+		const char *name;
+		enum stat_type type;
+	} types[] = {
+		{ "cpu-clock", ST_NSECS }, { "task-clock", ST_NSECS },
+		{ "cycles", ST_CYCLES }, { "cpu-cycles", ST_CYCLES },
+		{ "instructions", ST_INSTRUCTIONS },
+		{ "branches", ST_BRANCHES }, { "branch-instructions", ST_BRANCHES },
+		{ "branch-misses", ST_BRANCH_MISSES },
+		{ "stalled-cycles-frontend", ST_STALLED_FRONT },
+		{ "idle-cycles-frontend", ST_STALLED_FRONT },
+		{ "stalled-cycles-backend", ST_STALLED_BACK },
+		{ "idle-cycles-backend", ST_STALLED_BACK },
+		{ "cache-references", ST_CACHE_REFS },
+		{ "cache-misses", ST_CACHE_MISSES },
+	};
+	size_t i;
 
-	if (2 * rem > (u128)r || (2 * rem == (u128)r && (q & 1)))
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(name, types[i].name))
+			return types[i].type;
+	return ST_OTHER;
+}
+
+static const struct stat_sum *sum_of(const struct stat_out *o, int e, int a)
+{
+	return &o->sums[e * o->naggr + a];
+}
+
+static bool counted(const struct stat_sum *s)
+{
+	return s->run && s->ena;
+}
+
+/* digits: V in decimal, thousands separated by commas if COMMAS */
+static char *digits(char *buf, size_t size, u128 v, bool commas)
+{
+	char tmp[48], *p = tmp + sizeof(tmp) - 1;
+	size_t n = 0, i = 0;
+
+	*p = '\0';
+	do {
+		if (commas && n && n % 3 == 0)
+			*--p = ',';
+		*--p = '0' + (int)(v % 10);
+		v /= 10;
+		n++;
+	} while (v);
+	while (p[i] && i + 1 < size) {
+		buf[i] = p[i];
+		i++;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+/* fixed: NS as msec with DECIMALS (at most 6) decimals, a half to even */
+static char *fixed(char *buf, size_t size, u128 ns, int decimals, bool commas)
+{
+	u128 div = 1, q, r, pow = 1;
+	char whole[48];
+	int i;
+
+	for (i = decimals; i < 6; i++)
+		div *= 10;
+	for (i = 0; i < decimals; i++)
+		pow *= 10;
+	q = ns / div;
+	r = ns % div;
+	if (2 * r > div || (2 * r == div && (q & 1)))
 		q++;
-	return v < 0 ? -(s128)q : (s128)q;
+	digits(whole, sizeof(whole), q / pow, commas);
+	snprintf(buf, size, "%s.%0*llu", whole, decimals,
+		 (unsigned long long)(q % pow));
+	return buf;
 }
 
-/* commas: decimal digits S grouped by thousands into OUT */
-static char *commas(char *out, const char *s)
+/* the value of row E, A as the format shows it */
+static char *value(const struct stat_out *o, const struct stat_event *ev,
+		   const struct stat_sum *s, char *buf, size_t size)
 {
-	size_t n = strlen(s), i;
-	char *o = out;
+	bool commas = o->fmt == FMT_STD && o->big_num;
 
-	for (i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			*o++ = ',';
-		*o++ = s[i];
+	if (o->fmt == FMT_JSON)
+		return ev->msec ? fixed(buf, size, s->val, 6, false) :
+			(digits(buf, size - 7, s->val, false),
+			 strcat(buf, ".000000"));
+	return ev->msec ? fixed(buf, size, s->val, 2, commas) :
+		digits(buf, size, s->val, commas);
+}
+
+/* a metric: perf's print_metric() arguments */
+struct metric {
+	const char *fmt;	/* NULL: no value */
+	const char *unit;	/* NULL: no metric at all */
+	double val;
+	char unit_buf[8];
+};
+
+/*
+ * find: the count of the row of type T with E's modifiers at place A
+ * (perf's find_stat()); nanoseconds for a clock.
+ */
+static double find(const struct stat_out *o, int e, int a, enum stat_type t)
+{
+	int f;
+
+	for (f = 0; f < o->nevents; f++)
+		if (f != e && o->events[f].type == t &&
+		    !strcmp(o->events[f].modifiers, o->events[e].modifiers))
+			return (double)sum_of(o, f, a)->val;
+	return 0;
+}
+
+static void ratio(struct metric *m, double num, double den, const char *unit)
+{
+	m->unit = unit;
+	if (num && den) {
+		m->fmt = "%7.2f%%";
+		m->val = num / den * 100.0;
 	}
-	*o = '\0';
-	return out;
 }
 
-/* json_str: S as a JSON string: a backslash before each \ and " */
-static void json_str(const char *s)
+/* metric_of: the metric perf shows for row E, A of count V (ns for a clock) */
+static void metric_of(const struct stat_out *o, int e, int a, double v,
+		      struct metric *m)
 {
-	putchar('"');
+	double d;
+
+	memset(m, 0, sizeof(*m));
+	if (!counted(sum_of(o, e, a))) {
+		m->unit = "";
+		return;
+	}
+	switch (o->events[e].type) {
+	case ST_NSECS:
+		m->unit = "CPUs utilized";
+		if (o->wall_ns) {
+			m->fmt = "%8.3f";
+			m->val = v / (double)o->wall_ns;
+		}
+		return;
+	case ST_CYCLES:
+		m->unit = "GHz";
+		d = find(o, e, a, ST_NSECS);
+		if (v && d) {
+			m->fmt = "%8.3f";
+			m->val = v / d;
+		}
+		return;
+	case ST_INSTRUCTIONS:
+		m->unit = "insn per cycle";
+		d = find(o, e, a, ST_CYCLES);
+		if (d) {
+			m->fmt = "%7.2f ";
+			m->val = v / d;
+		}
+		return;
+	case ST_BRANCH_MISSES:
+		ratio(m, v, find(o, e, a, ST_BRANCHES), "of all branches");
+		return;
+	case ST_STALLED_FRONT:
+		ratio(m, v, find(o, e, a, ST_CYCLES), "frontend cycles idle");
+		return;
+	case ST_STALLED_BACK:
+		ratio(m, v, find(o, e, a, ST_CYCLES), "backend cycles idle");
+		return;
+	case ST_CACHE_MISSES:
+		ratio(m, v, find(o, e, a, ST_CACHE_REFS), "of all cache refs");
+		return;
+	default:
+		break;
+	}
+	d = find(o, e, a, ST_NSECS);
+	if (!d)
+		return;		/* perf's "num = 0": no metric */
+	m->val = 1e9 * v / d;
+	m->fmt = "%8.3f";
+	m->unit = "/sec";
+	if (m->val > 1000.0) {
+		const char *k = "KMG";
+
+		while (m->val > 1000.0 && *k) {
+			m->val /= 1000.0;
+			snprintf(m->unit_buf, sizeof(m->unit_buf), "%c/sec", *k++);
+		}
+		m->unit = m->unit_buf;
+	}
+}
+
+/* a JSON string: ", \ and the control characters escaped */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			putchar('\\');
-		putchar(*s);
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
 	}
-	putchar('"');
+	fputc('"', f);
 }
 
-static bool is_number(const char *s)
+static void print_metric(const struct stat_out *o, const struct metric *m)
 {
-	return *s && all_digits(s);
+	char buf[64], *v, *end;
+	int n;
+
+	switch (o->fmt) {
+	case FMT_STD:
+		if (!m->unit || !m->fmt) {
+			fprintf(o->f, "%-*s", METRIC_LEN, "");
+			return;
+		}
+		n = fprintf(o->f, " # ");
+		n += fprintf(o->f, m->fmt, m->val);
+		fprintf(o->f, " %-*s", METRIC_LEN - n - 1, m->unit);
+		return;
+	case FMT_CSV:
+		if (!m->unit || !m->fmt) {
+			fprintf(o->f, "%s%s", o->sep, o->sep);
+			return;
+		}
+		snprintf(buf, sizeof(buf), m->fmt, m->val);
+		v = buf + strspn(buf, " ");
+		for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+			;
+		*end = '\0';
+		fprintf(o->f, "%s%s%s%s", o->sep, v, o->sep,
+			m->unit + strspn(m->unit, " "));
+		return;
+	case FMT_JSON:
+		fprintf(o->f, "\"metric-value\" : \"%f\", \"metric-unit\" : ",
+			m->fmt ? m->val : 0.0);
+		json_str(o->f, m->unit ? m->unit : "");
+		fputc('}', o->f);
+		return;
+	}
+}
+
+/* where a row is: perf's aggr_printout() */
+static void print_place(const struct stat_out *o, int a, int nr)
+{
+	const struct aggr_id *id = &o->aggr[a];
+	char buf[128];
+
+	switch (o->mode) {
+	case AGGR_GLOBAL:
+		return;
+	case AGGR_NONE:
+		if (o->fmt == FMT_STD)
+			fprintf(o->f, "CPU%-*d ", aggr_len[AGGR_NONE] - 3, id->cpu);
+		else if (o->fmt == FMT_CSV)
+			fprintf(o->f, "CPU%d%s", id->cpu, o->sep);
+		else
+			fprintf(o->f, "\"cpu\" : \"%d\", ", id->cpu);
+		return;
+	case AGGR_THREAD:
+		if (o->fmt == FMT_STD)
+			fprintf(o->f, "%*s-%-*d ", COMM_LEN, o->comms[a], PID_LEN,
+				o->tids[a]);
+		else if (o->fmt == FMT_CSV)
+			fprintf(o->f, "%s-%d%s", o->comms[a], o->tids[a], o->sep);
+		else
+			fprintf(o->f, "\"thread\" : \"%s-%d\", ", o->comms[a],
+				o->tids[a]);
+		return;
+	case AGGR_CORE:
+		snprintf(buf, sizeof(buf), "S%d-D%d-C%d", id->socket, id->die,
+			 id->core);
+		break;
+	case AGGR_CACHE:
+		snprintf(buf, sizeof(buf), "S%d-D%d-L%d-ID%d", id->socket,
+			 id->die, id->cache_lvl, id->cache);
+		break;
+	case AGGR_CLUSTER:
+		snprintf(buf, sizeof(buf), "S%d-D%d-CLS%d", id->socket, id->die,
+			 id->cluster);
+		break;
+	case AGGR_DIE:
+		snprintf(buf, sizeof(buf), "S%d-D%d", id->socket, id->die);
+		break;
+	case AGGR_SOCKET:
+		snprintf(buf, sizeof(buf), "S%d", id->socket);
+		break;
+	case AGGR_NODE:
+		snprintf(buf, sizeof(buf), "N%d", id->node);
+		break;
+	}
+	if (o->fmt == FMT_STD)
+		fprintf(o->f, "%-*s %4d ", aggr_len[o->mode], buf, nr);
+	else if (o->fmt == FMT_CSV)
+		fprintf(o->f, "%s%s%d%s", buf, o->sep, nr, o->sep);
+	else
+		fprintf(o->f, "\"%s\" : \"%s\", \"aggregate-number\" : %d, ",
+			aggr_name[o->mode], buf, nr);
+}
+
+static void print_row(const struct stat_out *o, int e, int a)
+{
+	const struct stat_event *ev = &o->events[e];
+	const struct stat_sum *s = sum_of(o, e, a);
+	const char *bad = ev->supported ? "<not counted>" : "<not supported>";
+	const char *unit = ev->msec ? "msec" : "";
+	unsigned long long sec = o->ts_ns / 1000000000, ns = o->ts_ns % 1000000000;
+	bool ok = ev->supported && counted(s);
+	double pct = 100;
+	struct metric m;
+	char val[64];
+
+	/* perf's integer percentage in CSV and JSON, a double in the table */
+	if (s->run != s->ena)
+		pct = (double)(100 * (u128)s->run / s->ena);
+	if (ok)
+		value(o, ev, s, val, sizeof(val));
+	metric_of(o, e, a, (double)s->val, &m);
+	switch (o->fmt) {
+	case FMT_STD:
+		if (o->interval)
+			fprintf(o->f, "%6llu.%09llu ", sec, ns);
+		print_place(o, a, s->nr);
+		fprintf(o->f, "%*s %-*s %-*s", COUNTS_LEN, ok ? val : bad,
+			UNIT_LEN, unit, EVNAME_LEN, ev->label);
+		print_metric(o, &m);
+		if (s->run != s->ena)
+			fprintf(o->f, "  (%.2f%%)", 100.0 * s->run / s->ena);
+		break;
+	case FMT_CSV:
+		if (o->interval)
+			fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
+		print_place(o, a, s->nr);
+		fprintf(o->f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", ok ? val : bad,
+			o->sep, unit, o->sep, ev->label, o->sep, s->run, o->sep,
+			pct);
+		print_metric(o, &m);
+		break;
+	case FMT_JSON:
+		fputc('{', o->f);
+		if (o->interval)
+			fprintf(o->f, "\"interval\" : %llu.%09llu, ", sec, ns);
+		print_place(o, a, s->nr);
+		fputs("\"counter-value\" : ", o->f);
+		json_str(o->f, ok ? val : bad);
+		fprintf(o->f, ", \"unit\" : \"%s\", \"event\" : ", unit);
+		json_str(o->f, ev->label);
+		fprintf(o->f, ", \"event-runtime\" : %" PRIu64
+			", \"pcnt-running\" : %.2f, ", s->run, pct);
+		print_metric(o, &m);
+		break;
+	}
+	fputc('\n', o->f);
 }
 
 /*
- * print_row: ROW in MODE; SEP is -x's separator, T the interval's time
- * stamp or NULL.
+ * print_rows: every row, in perf's order: by place, then event, for
+ * --per-core and the like; by event, then place, otherwise. A place
+ * where a counter has no CPU (a CPU counter's other CPUs, a package
+ * PMU's other CPUs) has no row.
  */
-void print_row(enum stat_mode mode, const char *sep, const char *t,
-	       const struct stat_row *row)
+void print_rows(const struct stat_out *o)
 {
-	s128 v = row->val, e = row->ena, r = row->run;
-	char num[48], txt[64], runs[48];
-	double pct = e > 0 ? (double)(100 * r) / (double)e : 0;
+	bool by_place = o->mode != AGGR_GLOBAL && o->mode != AGGR_NONE &&
+			o->mode != AGGR_THREAD;
+	int i, j, e, a;
 
-	if (pct > 100)
-		pct = 100;
-	if (row->not_supported)
-		snprintf(txt, sizeof(txt), "<not supported>");
-	else if (r == 0)
-		snprintf(txt, sizeof(txt), "<not counted>");
-	else
-		fmt_s128(txt, r > 0 ? (r < e ? scale(v, e, r) : v) : 0);
-	fmt_s128(runs, r);
+	for (i = 0; i < (by_place ? o->naggr : o->nevents); i++)
+		for (j = 0; j < (by_place ? o->nevents : o->naggr); j++) {
+			e = by_place ? j : i;
+			a = by_place ? i : j;
+			if (o->events[e].supported && !sum_of(o, e, a)->nr)
+				continue;
+			print_row(o, e, a);
+		}
+}
 
-	switch (mode) {
-	case MODE_CSV:
-		printf("%s%s%s%s%s%s%s%s%s%.2f%s%s\n", t ? t : "", t ? sep : "",
-		       txt, sep, sep, row->label, sep, runs, sep, pct, sep, sep);
+/*
+ * print_header: the table's "Performance counter stats for WHAT:", or
+ * with -I, its column header now and again; CSV and JSON have none.
+ */
+void print_header(const struct stat_out *o, const char *what)
+{
+	static int intervals;
+
+	if (o->fmt != FMT_STD)
+		return;
+	if (!o->interval) {
+		fprintf(o->f, "\n Performance counter stats for %s:\n\n", what);
+		return;
+	}
+	if (intervals++ % 25)
+		return;
+	switch (o->mode) {
+	case AGGR_GLOBAL:
+		fprintf(o->f, "#%*s", INTERVAL_LEN - 1, "time");
 		break;
-	case MODE_JSON:
-		if (is_number(txt))
-			strcat(txt, ".000000");
-		putchar('{');
-		if (t)
-			printf("\"interval\" : %s, ", t);
-		fputs("\"counter-value\" : ", stdout);
-		json_str(txt);
-		fputs(", \"unit\" : \"\", \"event\" : ", stdout);
-		json_str(row->label);
-		printf(", \"event-runtime\" : %s, \"pcnt-running\" : %.2f, ", runs, pct);
-		fputs("\"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"}\n", stdout);
+	case AGGR_NONE:
+		fprintf(o->f, "#%*s %-*s", INTERVAL_LEN - 1, "time",
+			aggr_len[o->mode], aggr_name[o->mode]);
 		break;
-	case MODE_TABLE:
-		if (is_number(txt))
-			snprintf(txt, sizeof(txt), "%s", commas(num, txt));
-		if (t)
-			printf("%16s ", t);
-		if (txt[0] != '<' && r < e)
-			printf("%20s      %-32s  (%.2f%%)\n", txt, row->label, pct);
-		else
-			printf("%20s      %s\n", txt, row->label);
+	case AGGR_THREAD:
+		fprintf(o->f, "#%*s %*s-%-*s", INTERVAL_LEN - 1, "time",
+			COMM_LEN, "comm", PID_LEN, "pid");
+		break;
+	default:
+		fprintf(o->f, "#%*s %-*s cpus", INTERVAL_LEN - 1, "time",
+			aggr_len[o->mode], aggr_name[o->mode]);
 		break;
 	}
+	fprintf(o->f, " %*s %*s events\n", COUNTS_LEN, "counts", UNIT_LEN,
+		"unit");
+}
+
+/* print_footer: the table's time elapsed, and the command's user and sys */
+void print_footer(const struct stat_out *o, u64 elapsed_ns,
+		  const struct timeval *user, const struct timeval *sys)
+{
+	if (o->fmt != FMT_STD || o->interval)
+		return;
+	fprintf(o->f, "\n %17.9f seconds time elapsed", elapsed_ns / 1e9);
+	if (user)
+		fprintf(o->f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n",
+			user->tv_sec + user->tv_usec / 1e6,
+			sys->tv_sec + sys->tv_usec / 1e6);
+	fputs("\n\n", o->f);
 }

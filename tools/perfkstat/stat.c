@@ -1,96 +1,255 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfkstat stat [-I MS [-n COUNT]] [-x SEP] [-j] [-e SPEC]... [NAME...]
- *                [-- COMMAND...]
+ * perfkstat stat [options] [command [args]]: perf stat over perfkmod.
  *
- * The named counters (all of them when none is named) and a temporary
- * counter per -e SPEC: with a COMMAND, what they counted while it ran;
- * with -I, what they counted in each interval; otherwise their values now.
+ * What is counted, as perf stat counts it:
+ *  - a command (without -a, -p or -t): task counters on it with inherit,
+ *    made before it execs and enabled by its exec, so that it and its
+ *    children are counted and nothing else;
+ *  - -a: all-CPUs counters, while the command runs or until SIGINT;
+ *  - -p PID / -t TID: a task counter per thread of PID (or on TID);
+ *  - none of these: the named counters (-k NAME, or all of them), now,
+ *    or with -I in each interval.
+ * The -e events (perf's default set if none is named) are temporary
+ * counters, deleted however perfkstat ends. A row sums a counter's
+ * deltas over the CPUs (or threads) of its place, each scaled to its
+ * enabled time first, as perf does; stat-display.c prints them.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-#include "perfkstat.h"
+#include "stat.h"
+#include "workload.h"
 
-/* a row's event: its label and its counter (NULL: a -e event the machine lacks) */
-struct pair {
-	const char *label;
+/* a perfkmod counter that a row sums */
+struct counter {
 	char *name;
+	int event;
+	int place;		/* a task counter's place (0 but per thread) */
+	int cpu;		/* a CPU counter's CPU, else -1 */
+	bool percpu;		/* all CPUs: read per CPU */
+	bool temporary;
 };
 
-/* a counter's stat file: value, enabled and running ns */
+/* one read of a counter on a CPU (or of a counter that is not per CPU) */
 struct sample {
-	u64 v, e, r;
+	u64 val, ena, run;
+	bool present;
 };
 
-static struct pair *pairs;
-static int npairs;
+static struct stat_event *events;
+static int nevents;
+static struct counter *counters;
+static int ncounters;
+static struct aggr_id *places;
+static int nplaces;
+static char **comms;
+static int *tids, nthreads;
+static int *place_of_cpu;	/* per-CPU modes: a CPU's place, or -1 */
+static int ncpu_slots;		/* CPUs 0..ncpu_slots-1 */
 
-static void add_pair(const char *label, char *name)
+/* perf's default events: task-clock for tasks, cpu-clock for CPUs */
+static const char * const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles", "instructions", "branches", "branch-misses",
+};
+
+static const char * const default_events_cpus[] = {
+	"cpu-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles", "instructions", "branches", "branch-misses",
+};
+
+enum target { T_NAMED, T_SYSTEM, T_TASKS, T_COMMAND };
+
+static struct {
+	enum target target;
+	enum aggr_mode mode;
+	char **specs, **names;
+	int nspecs, nnames;
+	const char *pids, *tids, *output;
+	bool append, json, big_num;
+	const char *sep;
+	u64 interval_ns, interval_count;
+} opt = { .big_num = true };
+
+static int add_event(const char *label, const char *spec)
 {
-	pairs = xrealloc(pairs, (npairs + 1) * sizeof(*pairs));
-	pairs[npairs].label = label;
-	pairs[npairs].name = name;
-	npairs++;
+	struct stat_event *ev;
+	const char *colon, *end = spec + strcspn(spec, ",");
+	char *name;
+
+	events = xrealloc(events, (nevents + 1) * sizeof(*events));
+	ev = &events[nevents];
+	colon = memchr(spec, ':', end - spec);
+	name = xasprintf("%.*s", (int)((colon ? colon : end) - spec), spec);
+	ev->label = xstrdup(label);
+	ev->modifiers = colon ? xasprintf("%.*s", (int)(end - colon - 1),
+					  colon + 1) : xstrdup("");
+	ev->type = stat_type_of(name);
+	ev->msec = ev->type == ST_NSECS;
+	ev->supported = true;
+	free(name);
+	return nevents++;
 }
 
-/* snapshot: every counter's stat now, into S */
-static void snapshot(struct sample *s)
+static void add_counter(char *name, int event, int place, int cpu, bool percpu,
+			bool temporary)
 {
-	char *path, *text, *p;
-	u64 f[3];
-	int i, k;
+	struct counter *c;
 
-	for (i = 0; i < npairs; i++) {
-		memset(&s[i], 0, sizeof(s[i]));
-		if (!pairs[i].name)
+	counters = xrealloc(counters, (ncounters + 1) * sizeof(*counters));
+	c = &counters[ncounters++];
+	c->name = name;
+	c->event = event;
+	c->place = place;
+	c->cpu = cpu;
+	c->percpu = percpu;
+	c->temporary = temporary;
+}
+
+/* a ,-separated list of numbers; false if it is not one */
+static bool id_list(const char *s, int **ids, int *n)
+{
+	char *copy = xstrdup(s), *tok, *save = NULL;
+	u64 v;
+
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!parse_u64(tok, &v) || !v || v > 0x7fffffff) {
+			free(copy);
+			return false;
+		}
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = (int)v;
+	}
+	free(copy);
+	return *n > 0;
+}
+
+static char *comm_of(int pid, int tid)
+{
+	char *path = xasprintf("/proc/%d/task/%d/comm", pid, tid);
+	char *text = read_text(path);
+
+	free(path);
+	if (!text)
+		return xstrdup("?");
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+static void add_thread(int pid, int tid)
+{
+	comms = xrealloc(comms, (nthreads + 1) * sizeof(*comms));
+	tids = xrealloc(tids, (nthreads + 1) * sizeof(*tids));
+	comms[nthreads] = comm_of(pid, tid);
+	tids[nthreads++] = tid;
+}
+
+/* the threads -p or -t names, each a place */
+static void find_threads(void)
+{
+	int *ids = NULL, n, i;
+	struct dirent *d;
+	char *path;
+	DIR *dp;
+
+	if (!id_list(opt.pids ? opt.pids : opt.tids, &ids, &n))
+		die("%s takes process ids: %s", opt.pids ? "-p" : "-t",
+		    opt.pids ? opt.pids : opt.tids);
+	for (i = 0; i < n; i++) {
+		if (opt.tids) {
+			if (kill(ids[i], 0) && errno == ESRCH)
+				die("thread %d not found", ids[i]);
+			add_thread(ids[i], ids[i]);
 			continue;
-		path = dbg_path("counters/%s/stat", pairs[i].name);
-		text = read_text(path);
+		}
+		path = xasprintf("/proc/%d/task", ids[i]);
+		dp = opendir(path);
 		free(path);
-		if (!text || !text[strspn(text, " \t\n")])
-			die("counter %s is gone", pairs[i].name);
-		p = text;
-		for (k = 0; k < 3; k++) {
-			p += strspn(p, " \t");
-			f[k] = leading_u64(p);
-			p += strcspn(p, " \t\n");
-		}
-		s[i].v = f[0];
-		s[i].e = f[1];
-		s[i].r = f[2];
-		free(text);
+		if (!dp)
+			die("process %d not found", ids[i]);
+		while ((d = readdir(dp)))
+			if (d->d_name[0] != '.')
+				add_thread(ids[i], atoi(d->d_name));
+		closedir(dp);
 	}
+	free(ids);
 }
 
-/* report: a row per counter, of CUR or (PREV given) of CUR - PREV */
-static void report(enum stat_mode mode, const char *sep, const char *t,
-		   const struct sample *prev, const struct sample *cur)
+static int by_place(const void *a, const void *b)
 {
-	struct stat_row row;
-	int i;
-
-	for (i = 0; i < npairs; i++) {
-		memset(&row, 0, sizeof(row));
-		row.label = pairs[i].label;
-		row.not_supported = !pairs[i].name;
-		if (pairs[i].name) {
-			row.val = (s128)cur[i].v - (prev ? (s128)prev[i].v : 0);
-			row.ena = (s128)cur[i].e - (prev ? (s128)prev[i].e : 0);
-			row.run = (s128)cur[i].r - (prev ? (s128)prev[i].r : 0);
-		}
-		print_row(mode, sep, t, &row);
-	}
-	flush_stdout();
+	return aggr_id_cmp(a, b);
 }
 
-/* the names of the counters listing() shows, for a stat of them all */
-static void all_names(char ***names, int *n)
+/* the places of a per-CPU mode: the online CPUs' distinct ids, in order */
+static void find_places(void)
+{
+	int *cpus, n, i, j;
+	struct aggr_id id;
+
+	cpus = online_cpu_list(&n);
+	place_of_cpu = xmalloc(ncpu_slots * sizeof(*place_of_cpu));
+	for (i = 0; i < ncpu_slots; i++)
+		place_of_cpu[i] = -1;
+	for (i = 0; i < n; i++) {
+		aggr_id_of_cpu(cpus[i], opt.mode, &id);
+		for (j = 0; j < nplaces; j++)
+			if (!aggr_id_cmp(&id, &places[j]))
+				break;
+		if (j == nplaces) {
+			places = xrealloc(places, (nplaces + 1) * sizeof(*places));
+			places[nplaces++] = id;
+		}
+	}
+	qsort(places, nplaces, sizeof(*places), by_place);
+	for (i = 0; i < n; i++) {
+		aggr_id_of_cpu(cpus[i], opt.mode, &id);
+		for (j = 0; j < nplaces; j++)
+			if (!aggr_id_cmp(&id, &places[j]) && cpus[i] < ncpu_slots)
+				place_of_cpu[cpus[i]] = j;
+	}
+	free(cpus);
+}
+
+/* a named counter: its event from its spec, its CPUs from its files */
+static void add_named(const char *name)
+{
+	char *path = dbg_path("counters/%s/spec", name);
+	char *spec = read_text(path), *cpu;
+	bool percpu;
+	int e;
+
+	free(path);
+	if (!spec)
+		die("no counter named %s", name);
+	spec[strcspn(spec, "\n")] = '\0';
+	path = dbg_path("counters/%s/percpu", name);
+	percpu = !access(path, R_OK);
+	free(path);
+	cpu = strstr(spec, ",cpu=");
+	if (opt.mode == AGGR_THREAD)
+		die("--per-thread counts the threads of -p or -t");
+	if (opt.mode != AGGR_GLOBAL && !percpu && !cpu)
+		die("counter %s counts a task: no CPUs to show per CPU", name);
+	if (opt.target == T_SYSTEM && !percpu)
+		die("counter %s is not of all CPUs (%s): -a shows all-CPUs counters",
+		    name, spec);
+	e = add_event(name, spec);
+	add_counter(xstrdup(name), e, 0, cpu ? atoi(cpu + 5) : -1, percpu, false);
+	free(spec);
+}
+
+/* the names of all counters, from list's "add NAME SPEC" lines */
+static void add_all_named(void)
 {
 	struct sbuf sb = { 0 };
 	char *line, *save = NULL, *sp;
@@ -103,191 +262,542 @@ static void all_names(char ***names, int *n)
 		sp = strchr(line + 4, ' ');
 		if (!sp || sp == line + 4)
 			continue;
-		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-		(*names)[(*n)++] = xasprintf("%.*s", (int)(sp - line - 4), line + 4);
+		*sp = '\0';
+		add_named(line + 4);
 	}
 	sb_free(&sb);
 }
 
-/* interval: stat -I: a block of rows every MS, COUNT times or until COMMAND ends */
-static int interval(enum stat_mode mode, const char *sep, u64 ms, const char *count,
-		    char **cmd)
+/* gone: WHY says the task is no more (a thread that ended meanwhile) */
+static bool gone(const char *why)
 {
-	struct sample *prev, *cur, *tmp;
-	u64 n = 0, max = 0, start, d;
-	pid_t pid = 0;
-	char t[32];
-	int status;
-
-	if (*count)
-		parse_u64(count, &max);
-	if (mode == MODE_TABLE)
-		printf("#%15s %20s      %s\n", "time", "counts", "events");
-	if (cmd[0])
-		pid = run_command(cmd);
-	prev = xmalloc(npairs * sizeof(*prev));
-	cur = xmalloc(npairs * sizeof(*cur));
-	start = uptime_cs();
-	snapshot(prev);
-	for (;;) {
-		sleep_ns(ms * 1000000);
-		snapshot(cur);
-		d = uptime_cs() - start;
-		snprintf(t, sizeof(t), "%llu.%02llu0", (unsigned long long)(d / 100),
-			 (unsigned long long)(d % 100));
-		report(mode, sep, t, prev, cur);
-		tmp = prev;
-		prev = cur;
-		cur = tmp;
-		n++;
-		if (*count && n >= max)
-			break;
-		if (pid && waitpid(pid, &status, WNOHANG) == pid) {
-			pid = 0;
-			break;
-		}
-	}
-	if (pid)
-		wait_command(pid);
-	free(prev);
-	free(cur);
-	return 0;
+	return !strncmp(why, "-ESRCH:", 7) || !strncmp(why, "-3:", 3);
 }
 
-/* command: stat -- COMMAND: what the counters counted while it ran */
-static int command(enum stat_mode mode, const char *sep, char **cmd, int ncmd)
+/*
+ * make_temporary: a temporary counter of SPEC (with TARGET's options) in
+ * PLACE for event E; false if the machine lacks the event. Any other
+ * refusal ends perfkstat with the kernel's reason.
+ */
+static bool make_temporary(int e, const char *spec, const char *target, int place)
 {
-	struct sample *prev, *cur;
-	u64 start, d;
-	char *all;
-	pid_t pid;
-	int rc;
+	static int seq;
+	char *name = xasprintf(ME "-%d-%d", (int)getpid(), ++seq);
+	char *cmd = xasprintf("add %s %s%s", name, spec, target);
+	char *why;
 
-	prev = xmalloc(npairs * sizeof(*prev));
-	cur = xmalloc(npairs * sizeof(*cur));
-	start = uptime_cs();
-	snapshot(prev);
-	defer_signals(true);
-	pid = run_command(cmd);
-	rc = wait_command(pid);
-	defer_signals(false);
-	snapshot(cur);
-	d = uptime_cs() - start;
-	if (mode == MODE_TABLE) {
-		all = join_args(cmd, ncmd);
-		printf("\n Performance counter stats for '%s':\n\n", all);
+	/* registered first: a signal during the add leaks nothing */
+	temp_add(name, false);
+	if (!ctl(cmd, true)) {
+		add_counter(name, e, place, -1, opt.target == T_SYSTEM, true);
+		free(cmd);
+		return true;
+	}
+	temp_drop_last();
+	why = last_error();
+	if (!lacks(why) && !(opt.target == T_TASKS && gone(why))) {
+		ctl_complain(cmd);
+		exit(1);
+	}
+	free(why);
+	free(name);
+	free(cmd);
+	return false;
+}
+
+static void make_temporaries(pid_t child)
+{
+	char *target;
+	int i, e, p, made;
+
+	for (i = 0; i < opt.nspecs; i++) {
+		e = add_event(opt.specs[i], opt.specs[i]);
+		made = 0;
+		if (opt.target == T_SYSTEM) {
+			made = make_temporary(e, opt.specs[i], "", 0);
+		} else if (opt.target == T_COMMAND) {
+			target = xasprintf(",pid=%d,inherit,enable_on_exec", (int)child);
+			made = make_temporary(e, opt.specs[i], target, 0);
+			free(target);
+		} else {
+			for (p = 0; p < nthreads; p++) {
+				target = xasprintf(",pid=%d", tids[p]);
+				made += make_temporary(e, opt.specs[i], target,
+						       opt.mode == AGGR_THREAD ? p : 0);
+				free(target);
+			}
+		}
+		events[e].supported = made > 0;
+	}
+}
+
+/* read_counter: C's samples into S (by CPU, or S[0]); false if none */
+static bool read_counter(const struct counter *c, struct sample *s)
+{
+	char *path, *text, *p, *line;
+	u64 f[4];
+	int k;
+
+	path = dbg_path("counters/%s/%s", c->name, c->percpu ? "percpu" : "stat");
+	text = read_text(path);
+	free(path);
+	if (!text)
+		die("counter %s is gone", c->name);
+	p = text;
+	while ((line = next_line(&p))) {
+		for (k = 0; k < 4; k++) {
+			line += strspn(line, " \t");
+			f[k] = leading_u64(line);
+			line += strcspn(line, " \t");
+		}
+		if (!c->percpu) {
+			s[0] = (struct sample){ f[0], f[1], f[2], true };
+			break;
+		}
+		if (f[0] < (u64)ncpu_slots)
+			s[f[0]] = (struct sample){ f[1], f[2], f[3], true };
+	}
+	free(text);
+	return true;
+}
+
+/* the slots of a read: a sample per counter and possible CPU */
+static size_t nslots(void)
+{
+	return (size_t)ncounters * ncpu_slots;
+}
+
+static void snapshot(struct sample *s)
+{
+	int i;
+
+	memset(s, 0, nslots() * sizeof(*s));
+	for (i = 0; i < ncounters; i++)
+		read_counter(&counters[i], s + (size_t)i * ncpu_slots);
+}
+
+/* add: one delta, scaled to its enabled time as perf scales it, to SUM */
+static void add(struct stat_sum *sum, const struct sample *cur,
+		const struct sample *prev)
+{
+	u64 val = cur->val - prev->val, ena = cur->ena - prev->ena;
+	u64 run = cur->run - prev->run;
+
+	sum->nr++;
+	sum->ena += ena;
+	sum->run += run;
+	if (run && run < ena)
+		sum->val += (u128)val * ena / run;
+	else if (run)
+		sum->val += val;
+}
+
+/* the place of C's counts on CPU (-1: none, or not per CPU) */
+static int place_of(const struct counter *c, int cpu)
+{
+	if (opt.mode == AGGR_GLOBAL)
+		return 0;
+	if (opt.mode == AGGR_THREAD)
+		return c->place;
+	return cpu >= 0 && cpu < ncpu_slots ? place_of_cpu[cpu] : -1;
+}
+
+/* sums: the rows of CUR - PREV (PREV NULL: of CUR) */
+static void sums(struct stat_sum *out, const struct sample *cur,
+		 const struct sample *prev)
+{
+	static const struct sample zero;
+	const struct sample *s, *p;
+	const struct counter *c;
+	int i, cpu, place;
+
+	memset(out, 0, (size_t)nevents * nplaces * sizeof(*out));
+	for (i = 0; i < ncounters; i++) {
+		c = &counters[i];
+		for (cpu = 0; cpu < (c->percpu ? ncpu_slots : 1); cpu++) {
+			s = cur + (size_t)i * ncpu_slots + cpu;
+			p = prev && prev[s - cur].present ? prev + (s - cur) : &zero;
+			if (!s->present)
+				continue;	/* no event on this CPU now */
+			place = place_of(c, c->percpu ? cpu : c->cpu);
+			if (place >= 0)
+				add(&out[c->event * nplaces + place], s, p);
+		}
+	}
+}
+
+static struct stat_out out;
+
+static void print_block(const struct sample *cur, const struct sample *prev,
+			struct stat_sum *sum)
+{
+	sums(sum, cur, prev);
+	out.sums = sum;
+	print_rows(&out);
+}
+
+enum waited { W_DEADLINE, W_CHILD, W_END };
+
+/*
+ * wait_for: until DEADLINE (0: none), the command's end (CHILD, reaped
+ * into STATUS and RU), the end of every -p task, or SIGINT. SIGCHLD is
+ * held, taken by sigtimedwait; SIGINT, caught, interrupts it.
+ */
+static enum waited wait_for(u64 deadline, pid_t child, int *status,
+			    struct rusage *ru)
+{
+	sigset_t chld;
+	u64 now, step;
+	struct timespec ts;
+	int i, alive;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	for (;;) {
+		if (child > 0 && wait4(child, status, WNOHANG, ru) == child)
+			return W_CHILD;
+		if (stop_requested())
+			return W_END;
+		if (opt.target == T_TASKS && child <= 0) {
+			for (i = alive = 0; i < nthreads && !alive; i++)
+				alive = !kill(tids[i], 0) || errno != ESRCH;
+			if (!alive)
+				return W_END;
+		}
+		now = mono_ns();
+		if (deadline && now >= deadline)
+			return W_DEADLINE;
+		step = deadline ? deadline - now : 1000000000;
+		if (opt.target == T_TASKS && child <= 0 && step > 100000000)
+			step = 100000000;	/* as perf looks for its tasks */
+		ts.tv_sec = step / 1000000000;
+		ts.tv_nsec = step % 1000000000;
+		sigtimedwait(&chld, NULL, &ts);
+	}
+}
+
+/* what the table's "Performance counter stats for" is for */
+static char *what_is_counted(char **argv, int argc)
+{
+	char *all, *what;
+
+	switch (opt.target) {
+	case T_SYSTEM:
+		return xstrdup("'system wide'");
+	case T_TASKS:
+		return opt.pids ? xasprintf("process id '%s'", opt.pids) :
+			xasprintf("thread id '%s'", opt.tids);
+	case T_COMMAND:
+		all = join_args(argv, argc);
+		what = xasprintf("'%s'", all);
 		free(all);
+		return what;
+	default:
+		return xstrdup("perfkmod counters");
 	}
-	report(mode, sep, NULL, prev, cur);
-	if (mode == MODE_TABLE) {
-		char t[32];
+}
 
-		snprintf(t, sizeof(t), "%llu.%02llu", (unsigned long long)(d / 100),
-			 (unsigned long long)(d % 100));
-		printf("\n %16s seconds time elapsed\n\n", t);
+static FILE *open_output(void)
+{
+	time_t now;
+	FILE *f;
+
+	if (!opt.output)
+		return stderr;
+	f = fopen(opt.output, opt.append ? "a" : "w");
+	if (!f)
+		die("%s: %s", opt.output, strerror(errno));
+	if (!opt.json) {
+		now = time(NULL);
+		fprintf(f, "# started on %s\n", ctime(&now));
 	}
-	flush_stdout();
+	return f;
+}
+
+/* start: let the command go; its exec's failure ends perfkstat */
+static void start(struct workload *w, char **argv)
+{
+	int e = workload_start(w), status;
+
+	if (!e)
+		return;
+	waitpid(w->pid, &status, 0);
+	die("%s: %s", argv[0], strerror(e));
+}
+
+static int measure(char **argv, int argc)
+{
+	struct sample *prev, *cur, *tmp;
+	struct workload w = { .pid = -1 };
+	struct rusage ru = { 0 };
+	enum waited how = W_DEADLINE;
+	struct stat_sum *sum;
+	sigset_t chld, old;
+	u64 t0, t1, next, n = 0;
+	int status = 0, i;
+	char *what;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	if (argc)
+		workload_prepare(&w, argv);
+	if (opt.target == T_NAMED) {
+		for (i = 0; i < opt.nnames; i++)
+			add_named(opt.names[i]);
+		if (!opt.nnames)
+			add_all_named();
+		if (!ncounters)
+			die("no counters: add one, or count a command or -a");
+	}
+	make_temporaries(w.pid);
+	sum = xmalloc((size_t)nevents * nplaces * sizeof(*sum) + 1);
+	cur = xmalloc(nslots() * sizeof(*cur) + 1);
+	prev = xmalloc(nslots() * sizeof(*prev) + 1);
+	out.f = open_output();
+	out.nevents = nevents;
+	out.events = events;
+	out.naggr = nplaces;
+	out.aggr = places;
+	out.comms = comms;
+	out.tids = tids;
+	out.interval = opt.interval_ns;
+
+	if (opt.target == T_NAMED && !opt.interval_ns) {
+		/* the named counters' values now */
+		snapshot(cur);
+		print_header(&out, "perfkmod counters");
+		print_block(cur, NULL, sum);
+		if (out.fmt == FMT_STD)
+			fputc('\n', out.f);
+		goto done;
+	}
+
+	/*
+	 * A snapshot reads the counters one after the other: the time is
+	 * taken at its middle, the mean of their times.
+	 */
+	t0 = mono_ns();
+	snapshot(prev);
+	t0 += (mono_ns() - t0) / 2;
+	int_stops(true);
+	/* a signal but SIGINT waits for the command, as a shell's trap */
+	defer_signals(argc);
+	if (argc) {
+		/* the command's counters count from its exec */
+		if (opt.target == T_COMMAND)
+			t0 = mono_ns();
+		start(&w, argv);
+	}
+	if (opt.interval_ns) {
+		out.wall_ns = opt.interval_ns;
+		for (next = t0 + opt.interval_ns; how == W_DEADLINE;
+		     next += opt.interval_ns) {
+			how = wait_for(next, w.pid, &status, &ru);
+			t1 = mono_ns();
+			snapshot(cur);
+			out.ts_ns = t1 + (mono_ns() - t1) / 2 - t0;
+			print_header(&out, NULL);
+			print_block(cur, prev, sum);
+			fflush(out.f);
+			tmp = prev;
+			prev = cur;
+			cur = tmp;
+			if (opt.interval_count && ++n >= opt.interval_count)
+				break;
+		}
+	} else {
+		how = wait_for(0, w.pid, &status, &ru);
+		t1 = mono_ns();
+		snapshot(cur);
+		if (opt.target != T_COMMAND)
+			t1 += (mono_ns() - t1) / 2;
+		out.wall_ns = t1 - t0;
+		what = what_is_counted(argv, argc);
+		print_header(&out, what);
+		free(what);
+		print_block(cur, prev, sum);
+		print_footer(&out, out.wall_ns,
+			     opt.target == T_COMMAND ? &ru.ru_utime : NULL,
+			     &ru.ru_stime);
+	}
+	/* stopped by SIGINT or -I's count: the command goes on to its end */
+	if (argc && how != W_CHILD)
+		wait4(w.pid, &status, 0, &ru);
+	defer_signals(false);
+done:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fflush(out.f) || (out.f != stderr && fclose(out.f)))
+		die("%s: %s", opt.output ? opt.output : "stderr", strerror(errno));
 	free(prev);
 	free(cur);
-	return rc;
+	free(sum);
+	if (!argc)
+		return 0;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+static const struct {
+	const char *name;
+	enum aggr_mode mode;
+} modes[] = {
+	{ "--per-core", AGGR_CORE }, { "--per-cache", AGGR_CACHE },
+	{ "--per-cluster", AGGR_CLUSTER }, { "--per-die", AGGR_DIE },
+	{ "--per-socket", AGGR_SOCKET }, { "--per-node", AGGR_NODE },
+	{ "--per-thread", AGGR_THREAD }, { "-A", AGGR_NONE },
+	{ "--no-aggr", AGGR_NONE },
+};
+
+/* an option's value: the rest of ARG after NAME=, or the next argument */
+static const char *value_of(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (name[1] != '-' && a[2])	/* -xSEP, -eSPEC */
+		return a + 2;
+	if (*i + 1 >= argc)
+		die("%s needs a value", name);
+	return argv[++*i];
+}
+
+static bool is_opt(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (name[1] != '-')
+		return !strncmp(a, name, 2);
+	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
+}
+
+/* stat_interval: -I's MS, or a number and ns, us, ms or s */
+static u64 stat_interval(const char *s)
+{
+	const char *u = s + strspn(s, "0123456789");
+	char *num = xasprintf("%.*s", (int)(u - s), s);
+	u64 n, m;
+
+	m = !*u || !strcmp(u, "ms") ? 1000000 : !strcmp(u, "ns") ? 1 :
+		!strcmp(u, "us") ? 1000 : !strcmp(u, "s") ? 1000000000 : 0;
+	if (!parse_u64(num, &n) || !m || n > UINT64_MAX / m)
+		die("-I takes milliseconds, or a number and ns, us, ms or s: %s", s);
+	free(num);
+	if (n * m < 10000000)
+		die("-I: the interval must be at least 10 ms");
+	return n * m;
 }
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *ival = "", *count = "", *sep = ",";
-	enum stat_mode mode = MODE_TABLE;
-	char **names = NULL, **specs = NULL, *tmp, *why;
-	int nnames = 0, nspecs = 0, i;
-	struct sample *cur;
-	u64 ms = 0;
+	bool all = false;
+	const char *v;
+	size_t k;
+	int i;
 
-	for (i = 0; i < argc; i++) {
+	for (i = 0; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-I") || !strcmp(a, "-n") || !strcmp(a, "--interval-count") ||
-		    !strcmp(a, "-x") || !strcmp(a, "-e")) {
-			if (i + 1 >= argc)
-				usage();
-			if (a[1] == 'I')
-				ival = argv[++i];
-			else if (a[1] == 'x')
-				mode = MODE_CSV, sep = argv[++i];
-			else if (a[1] == 'e')
-				specs = xrealloc(specs, (nspecs + 1) * sizeof(*specs)),
-				specs[nspecs++] = argv[++i];
-			else
-				count = argv[++i];
-		} else if (!strncmp(a, "-x", 2)) {
-			mode = MODE_CSV;
-			sep = a + 2;
-		} else if (!strcmp(a, "-j")) {
-			mode = MODE_JSON;
-		} else if (!strcmp(a, "--")) {
+		if (!strcmp(a, "--")) {
 			i++;
 			break;
-		} else if (a[0] == '-') {
-			usage();
+		}
+		for (k = 0; k < ARRAY_SIZE(modes); k++)
+			if (!strcmp(a, modes[k].name))
+				break;
+		if (k < ARRAY_SIZE(modes)) {
+			opt.mode = modes[k].mode;
+		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
+			all = true;
+		} else if (!strcmp(a, "--no-merge")) {
+			;	/* one perfkmod counter is one row already */
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--json-output")) {
+			opt.json = true;
+		} else if (!strcmp(a, "--append")) {
+			opt.append = true;
+		} else if (!strcmp(a, "-B") || !strcmp(a, "--big-num")) {
+			opt.big_num = true;
+		} else if (!strcmp(a, "--no-big-num")) {
+			opt.big_num = false;
+		} else if (is_opt(a, "-e") || is_opt(a, "--event")) {
+			v = value_of(argc, argv, &i, a[1] == '-' ? "--event" : "-e");
+			opt.specs = xrealloc(opt.specs, (opt.nspecs + 1) * sizeof(char *));
+			opt.specs[opt.nspecs++] = (char *)v;
+		} else if (is_opt(a, "-k") || is_opt(a, "--counter")) {
+			v = value_of(argc, argv, &i, a[1] == '-' ? "--counter" : "-k");
+			opt.names = xrealloc(opt.names, (opt.nnames + 1) * sizeof(char *));
+			opt.names[opt.nnames++] = (char *)v;
+		} else if (is_opt(a, "-x") || is_opt(a, "--field-separator")) {
+			opt.sep = value_of(argc, argv, &i, a[1] == '-' ?
+					   "--field-separator" : "-x");
+		} else if (is_opt(a, "-o") || is_opt(a, "--output")) {
+			opt.output = value_of(argc, argv, &i, a[1] == '-' ?
+					      "--output" : "-o");
+		} else if (is_opt(a, "-p") || is_opt(a, "--pid")) {
+			opt.pids = value_of(argc, argv, &i, a[1] == '-' ? "--pid" : "-p");
+		} else if (is_opt(a, "-t") || is_opt(a, "--tid")) {
+			opt.tids = value_of(argc, argv, &i, a[1] == '-' ? "--tid" : "-t");
+		} else if (is_opt(a, "-I") || is_opt(a, "--interval-print")) {
+			opt.interval_ns = stat_interval(value_of(argc, argv, &i,
+					a[1] == '-' ? "--interval-print" : "-I"));
+		} else if (is_opt(a, "--interval-count")) {
+			v = value_of(argc, argv, &i, "--interval-count");
+			if (!parse_u64(v, &opt.interval_count) || !opt.interval_count)
+				die("--interval-count takes a number of intervals: %s", v);
 		} else {
-			names = xrealloc(names, (nnames + 1) * sizeof(*names));
-			names[nnames++] = argv[i];
+			fprintf(stderr, ME ": stat: unknown option %s\n", a);
+			usage();
 		}
 	}
 	argv += i;
 	argc -= i;
-	if (!all_digits(ival))
-		die("-I takes milliseconds");
-	if (!all_digits(count))
-		die("-n takes a number");
-	if (*ival && !parse_u64(ival, &ms))
-		die("-I takes milliseconds");
+
+	if (opt.json && opt.sep)
+		die("-x and -j cannot go together");
+	if (opt.sep && !strcmp(opt.sep, "\\t"))
+		opt.sep = "\t";
+	out.fmt = opt.json ? FMT_JSON : opt.sep ? FMT_CSV : FMT_STD;
+	out.sep = opt.sep;
+	out.big_num = opt.big_num;
+	out.mode = opt.mode;
+	if (opt.interval_count && !opt.interval_ns)
+		die("--interval-count needs -I");
+	if ((opt.pids || opt.tids) && all)
+		die("-p or -t, or -a: not both");
+	if (opt.pids && opt.tids)
+		die("-p or -t: not both");
+	opt.target = all ? T_SYSTEM : opt.pids || opt.tids ? T_TASKS :
+		argc ? T_COMMAND : T_NAMED;
+	if (opt.target == T_NAMED && opt.nspecs)
+		die("-e counts a command, -a (all CPUs) or -p/-t (tasks)");
+	if (opt.target != T_NAMED && opt.nnames)
+		die("-k shows named counters: not with a command, -a, -p or -t");
+	if (opt.mode == AGGR_THREAD && opt.target != T_TASKS)
+		die("--per-thread counts the threads of -p or -t");
+	if (opt.mode != AGGR_GLOBAL && opt.mode != AGGR_THREAD &&
+	    (opt.target == T_TASKS || opt.target == T_COMMAND))
+		die("-A and --per-* are per CPU: with -a, or of named counters");
+	if (opt.target != T_NAMED && !opt.nspecs) {
+		opt.specs = (char **)(opt.target == T_SYSTEM ? default_events_cpus :
+				      default_events);
+		opt.nspecs = ARRAY_SIZE(default_events);
+	}
+
 	need_dir();
-	if (!nnames && !nspecs)
-		all_names(&names, &nnames);
-	/* -e events are temporary counters, deleted however we leave */
 	catch_signals(true, false);
-	for (i = 0; i < nnames; i++) {
-		tmp = dbg_path("counters/%s/stat", names[i]);
-		if (access(tmp, R_OK))
-			die("no counter named %s", names[i]);
-		free(tmp);
-		add_pair(names[i], names[i]);
-	}
-	for (i = 0; i < nspecs; i++) {
-		char *name = xasprintf(ME "-%d-%d", (int)getpid(), i + 1);
-		char *cmd = xasprintf("add %s %s", name, specs[i]);
-
-		/* registered first: a signal during the add leaks nothing */
-		temp_add(name, false);
-		if (!ctl(cmd, true)) {
-			add_pair(specs[i], name);
-		} else {
-			temp_drop_last();
-			why = last_error();
-			if (!lacks(why)) {
-				ctl_complain(cmd);
-				exit(1);
-			}
-			free(why);
-			free(name);
-			add_pair(specs[i], NULL);
+	ncpu_slots = possible_cpus();
+	if (opt.target == T_TASKS)
+		find_threads();
+	if (opt.mode == AGGR_GLOBAL || opt.mode == AGGR_THREAD) {
+		nplaces = opt.mode == AGGR_THREAD ? nthreads : 1;
+		places = xmalloc(nplaces * sizeof(*places));
+		for (i = 0; i < nplaces; i++) {
+			aggr_id_of_cpu(-1, AGGR_GLOBAL, &places[i]);
+			places[i].thread = i;
 		}
-		free(cmd);
+	} else {
+		find_places();
 	}
-	if (!npairs)
-		die("no counters: add one, or name an event with -e");
-
-	if (*ival)
-		return interval(mode, sep, ms, count, argv);
-	if (argc)
-		return command(mode, sep, argv, argc);
-	cur = xmalloc(npairs * sizeof(*cur));
-	snapshot(cur);
-	if (mode == MODE_TABLE)
-		printf("\n Performance counter stats for perfkmod counters:\n\n");
-	report(mode, sep, NULL, NULL, cur);
-	if (mode == MODE_TABLE)
-		putchar('\n');
-	flush_stdout();
-	free(cur);
-	return 0;
+	return measure(argv, argc);
 }

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What stat's parts share: stat.c counts, topology.c says which CPUs a
+ * row sums, stat-display.c prints the rows as perf stat prints them.
+ */
+#ifndef PERFKSTAT_STAT_H
+#define PERFKSTAT_STAT_H
+
+#include <stdio.h>
+#include <sys/time.h>
+
+#include "perfkstat.h"
+
+/* how CPUs (or threads) make rows: perf stat's --per-* and -A */
+enum aggr_mode {
+	AGGR_GLOBAL,	/* one row an event */
+	AGGR_NONE,	/* -A: a row a CPU */
+	AGGR_CORE,
+	AGGR_CACHE,
+	AGGR_CLUSTER,
+	AGGR_DIE,
+	AGGR_SOCKET,
+	AGGR_NODE,
+	AGGR_THREAD,	/* --per-thread: a row a thread */
+};
+
+/* a row's place, as perf's struct aggr_cpu_id; -1 where it does not apply */
+struct aggr_id {
+	int node, socket, die, cluster, cache_lvl, cache, core, cpu, thread;
+};
+
+/* topology.c */
+void aggr_id_of_cpu(int cpu, enum aggr_mode mode, struct aggr_id *id);
+int aggr_id_cmp(const struct aggr_id *a, const struct aggr_id *b);
+int *online_cpu_list(int *n);
+int possible_cpus(void);
+
+/* what perf's metrics are computed from: perf's enum stat_type */
+enum stat_type {
+	ST_OTHER, ST_NSECS, ST_CYCLES, ST_INSTRUCTIONS, ST_BRANCHES,
+	ST_BRANCH_MISSES, ST_STALLED_FRONT, ST_STALLED_BACK, ST_CACHE_REFS,
+	ST_CACHE_MISSES,
+};
+
+/* an event's rows: its name, the type and modifiers that pair it for metrics */
+struct stat_event {
+	char *label;
+	char *modifiers;
+	enum stat_type type;
+	bool msec;		/* a clock: ns shown as msec */
+	bool supported;		/* false: <not supported> */
+};
+
+/* the sums of one row */
+struct stat_sum {
+	u128 val;		/* scaled to the enabled time */
+	u64 ena, run;
+	int nr;			/* CPUs (or threads) summed */
+};
+
+/* how stat-display prints: the format, where, and what the rows are of */
+struct stat_out {
+	FILE *f;
+	enum { FMT_STD, FMT_CSV, FMT_JSON } fmt;
+	const char *sep;
+	enum aggr_mode mode;
+	int nevents, naggr;
+	const struct stat_event *events;
+	const struct aggr_id *aggr;	/* naggr places */
+	char *const *comms;		/* AGGR_THREAD: a place's comm */
+	const int *tids;		/* and thread id */
+	const struct stat_sum *sums;	/* [event * naggr + place] */
+	bool interval;			/* rows of an interval, at ts_ns */
+	u64 ts_ns;
+	u64 wall_ns;			/* for "CPUs utilized" */
+	bool big_num;			/* thousands' separators in the table */
+};
+
+/* stat-display.c */
+void print_header(const struct stat_out *o, const char *what);
+void print_rows(const struct stat_out *o);
+void print_footer(const struct stat_out *o, u64 elapsed_ns,
+		  const struct timeval *user, const struct timeval *sys);
+enum stat_type stat_type_of(const char *event_name);
+
+#endif
