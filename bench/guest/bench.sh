@@ -103,8 +103,8 @@ series_section() {
 		echo "del bench" >$C
 	}
 	poll_run() {
-		taskset -c 0 perfkstat stat -I $1 -x, s-context-switches s-page-faults \
-			s-cpu-migrations s-minor-faults >/dev/null &
+		taskset -c 0 perfkstat stat -I $1 -x, -k s-context-switches \
+			-k s-page-faults -k s-cpu-migrations -k s-minor-faults 2>/dev/null &
 		poller=$!
 		sleep 1
 		spinwork $turns >>/tmp/series.$2

@@ -34,10 +34,11 @@ show perfkstat list
 show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload
 show perfkstat stat
 show perfkstat stat -x,
-show perfkstat stat -j pf
-show perfkstat stat -I 500 -n 2 pf cs0
-show_as "perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'" \
-	perfkstat stat -e page-faults -e cycles -- sh -c 'ls / >/dev/null'
+show perfkstat stat -j -k pf
+show perfkstat stat -I 500 --interval-count 2 -k pf -k cs0
+show_as "perfkstat stat sh -c 'ls / >/dev/null'" \
+	perfkstat stat sh -c 'ls / >/dev/null'
+show perfkstat stat -a -A -e cpu-clock -e page-faults sleep 0.1
 show_as "echo 'series pfs 10ms pf clk' >$DBG/control" \
 	sh -c "echo 'series pfs 10ms pf clk' >$DBG/control"
 show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload

@@ -43,12 +43,12 @@ check lockdown-summary-reads grep -q '^pf ' $DBG/summary
 cat $DBG/metrics >/tmp/lockdown.prom
 check lockdown-metrics-reads sh /tests/promcheck.sh /tmp/lockdown.prom
 check lockdown-events-reads grep -q '^page-faults  *ok$' $DBG/events
-check lockdown-tool-stat sh -c "perfkstat stat -x, pf | grep -q ',pf,'"
+check lockdown-tool-stat sh -c "perfkstat stat -x, -k pf 2>&1 | grep -q ',pf,'"
 check lockdown-tool-prom perfkstat prom /tmp/lockdown2.prom
 check lockdown-control-unreadable sh -c "[ \"\$(kwrite $C '')\" = 'open EPERM' ] && ! cat $C"
 check lockdown-tool-list sh -c "perfkstat list | grep -qx 'add pf page-faults' &&
 	[ \$(perfkstat list | wc -l) = 3 ]"
-check lockdown-tool-stat-all sh -c "[ \$(perfkstat stat -x, | grep -c ',,[a-z]*,') = 3 ]"
+check lockdown-tool-stat-all sh -c "[ \$(perfkstat stat -x, 2>&1 | grep -c ',,[a-z]*,') = 3 ]"
 check_fails lockdown-tool-add-fails perfkstat add y dummy
 check lockdown-tool-add-says-why \
 	sh -c "perfkstat add y dummy 2>&1 | grep -q 'Operation not permitted'"

@@ -87,7 +87,7 @@ static const char manual[] =
 "                             metric,metric unit\n"
 "              -j, --json-output  a JSON object a row\n"
 "              -I, --interval-print MS  every MS milliseconds (or a number\n"
-"                             and ns, us, ms or s; at least 10 ms)\n"
+"                             and ns, us, ms or s; at least 100us)\n"
 "              --interval-count N  N intervals, then stop\n"
 "              --no-big-num   no thousands' separators in the table\n"
 "              Values are scaled to the time enabled when a counter did\n"

@@ -83,6 +83,17 @@ void release(void);
 void remove_at_exit(const char *path);
 void cleanup(void);
 
+/* list.c: the list file, a counter a line */
+struct list_entry {
+	char *name, *target, *state, *spec;
+	u64 value, scaled, enabled, running;
+	bool sampling;		/* the overflow statistics are its */
+	u64 overflows, throttled, dropped, requeued;
+};
+
+int read_list(struct list_entry **out);
+void free_list(struct list_entry *e, int n);
+
 /* the subcommands */
 int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stat's output, as perf stat prints it (tools/perf/util/stat-display.c
- * and stat-shadow.c): the table, CSV with -x SEP, JSON lines with -j; a
+ * stat's output, as perf stat prints it (its display and shadow-stat
+ * code in tools/perf/util/): the table, CSV with -x SEP, JSON lines with -j; a
  * row an event and place (the CPUs, core, socket ... or thread it sums),
  * with perf's widths, its "<not counted>" and "<not supported>", its
  * percentage running, and its metrics ("CPUs utilized", "/sec", "GHz",
@@ -12,7 +12,6 @@
  * clock's nanoseconds shown as msec are rounded to the nearest (a half to
  * even). The metrics, ratios, are doubles as in perf.
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -372,9 +371,9 @@ static void print_row(const struct stat_out *o, int e, int a)
 		if (o->interval)
 			fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
 		print_place(o, a, s->nr);
-		fprintf(o->f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f", ok ? val : bad,
-			o->sep, unit, o->sep, ev->label, o->sep, s->run, o->sep,
-			pct);
+		fprintf(o->f, "%s%s%s%s%s%s%llu%s%.2f", ok ? val : bad,
+			o->sep, unit, o->sep, ev->label, o->sep,
+			(unsigned long long)s->run, o->sep, pct);
 		print_metric(o, &m);
 		break;
 	case FMT_JSON:
@@ -386,8 +385,8 @@ static void print_row(const struct stat_out *o, int e, int a)
 		json_str(o->f, ok ? val : bad);
 		fprintf(o->f, ", \"unit\" : \"%s\", \"event\" : ", unit);
 		json_str(o->f, ev->label);
-		fprintf(o->f, ", \"event-runtime\" : %" PRIu64
-			", \"pcnt-running\" : %.2f, ", s->run, pct);
+		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
+			(unsigned long long)s->run, pct);
 		print_metric(o, &m);
 		break;
 	}

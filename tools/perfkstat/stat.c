@@ -105,6 +105,10 @@ static void add_counter(char *name, int event, int place, int cpu, bool percpu,
 {
 	struct counter *c;
 
+	/* a row of all CPUs (or a thread) sums in the kernel */
+	if (opt.mode == AGGR_GLOBAL || opt.mode == AGGR_THREAD)
+		percpu = false;
+
 	counters = xrealloc(counters, (ncounters + 1) * sizeof(*counters));
 	c = &counters[ncounters++];
 	c->name = name;
@@ -220,52 +224,35 @@ static void find_places(void)
 	free(cpus);
 }
 
-/* a named counter: its event from its spec, its CPUs from its files */
-static void add_named(const char *name)
+/* a named counter: its event from its spec, its CPUs from its target */
+static void add_named(const struct list_entry *l)
 {
-	char *path = dbg_path("counters/%s/spec", name);
-	char *spec = read_text(path), *cpu;
-	bool percpu;
+	bool percpu = !strcmp(l->target, "all");
+	bool cpu = !strncmp(l->target, "cpu=", 4);
 	int e;
 
-	free(path);
-	if (!spec)
-		die("no counter named %s", name);
-	spec[strcspn(spec, "\n")] = '\0';
-	path = dbg_path("counters/%s/percpu", name);
-	percpu = !access(path, R_OK);
-	free(path);
-	cpu = strstr(spec, ",cpu=");
-	if (opt.mode == AGGR_THREAD)
-		die("--per-thread counts the threads of -p or -t");
 	if (opt.mode != AGGR_GLOBAL && !percpu && !cpu)
-		die("counter %s counts a task: no CPUs to show per CPU", name);
-	if (opt.target == T_SYSTEM && !percpu)
-		die("counter %s is not of all CPUs (%s): -a shows all-CPUs counters",
-		    name, spec);
-	e = add_event(name, spec);
-	add_counter(xstrdup(name), e, 0, cpu ? atoi(cpu + 5) : -1, percpu, false);
-	free(spec);
+		die("counter %s counts a task (%s): no CPUs to show per CPU",
+		    l->name, l->target);
+	e = add_event(l->name, l->spec);
+	add_counter(xstrdup(l->name), e, 0, cpu ? atoi(l->target + 4) : -1,
+		    percpu, false);
 }
 
-/* the names of all counters, from list's "add NAME SPEC" lines */
+/* the counters -k names, or all of them, from one read of list */
 static void add_all_named(void)
 {
-	struct sbuf sb = { 0 };
-	char *line, *save = NULL, *sp;
+	struct list_entry *l;
+	int n = read_list(&l), i, k;
 
-	listing(&sb);
-	for (line = strtok_r(sb.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "add ", 4))
-			continue;
-		sp = strchr(line + 4, ' ');
-		if (!sp || sp == line + 4)
-			continue;
-		*sp = '\0';
-		add_named(line + 4);
+	for (k = 0; k < (opt.nnames ? opt.nnames : 1); k++) {
+		for (i = 0; i < n; i++)
+			if (!opt.nnames || !strcmp(l[i].name, opt.names[k]))
+				add_named(&l[i]);
+		if (opt.nnames && ncounters == k)
+			die("no counter named %s", opt.names[k]);
 	}
-	sb_free(&sb);
+	free_list(l, n);
 }
 
 /* gone: WHY says the task is no more (a thread that ended meanwhile) */
@@ -367,13 +354,32 @@ static size_t nslots(void)
 	return (size_t)ncounters * ncpu_slots;
 }
 
+/*
+ * snapshot: every counter now. A row of every CPU (or a thread) comes
+ * from one read of list, every counter at one time; per-CPU rows from
+ * each counter's percpu file.
+ */
 static void snapshot(struct sample *s)
 {
-	int i;
+	struct list_entry *l;
+	int i, j, n;
 
 	memset(s, 0, nslots() * sizeof(*s));
-	for (i = 0; i < ncounters; i++)
-		read_counter(&counters[i], s + (size_t)i * ncpu_slots);
+	if (opt.mode != AGGR_GLOBAL && opt.mode != AGGR_THREAD) {
+		for (i = 0; i < ncounters; i++)
+			read_counter(&counters[i], s + (size_t)i * ncpu_slots);
+		return;
+	}
+	n = read_list(&l);
+	for (i = 0; i < ncounters; i++) {
+		for (j = 0; j < n && strcmp(l[j].name, counters[i].name); j++)
+			;
+		if (j == n)
+			die("counter %s is gone", counters[i].name);
+		s[(size_t)i * ncpu_slots] = (struct sample){ l[j].value,
+			l[j].enabled, l[j].running, true };
+	}
+	free_list(l, n);
 }
 
 /* add: one delta, scaled to its enabled time as perf scales it, to SUM */
@@ -534,7 +540,7 @@ static int measure(char **argv, int argc)
 	struct stat_sum *sum;
 	sigset_t chld, old;
 	u64 t0, t1, next, n = 0;
-	int status = 0, i;
+	int status = 0;
 	char *what;
 
 	sigemptyset(&chld);
@@ -543,10 +549,7 @@ static int measure(char **argv, int argc)
 	if (argc)
 		workload_prepare(&w, argv);
 	if (opt.target == T_NAMED) {
-		for (i = 0; i < opt.nnames; i++)
-			add_named(opt.names[i]);
-		if (!opt.nnames)
-			add_all_named();
+		add_all_named();
 		if (!ncounters)
 			die("no counters: add one, or count a command or -a");
 	}
@@ -672,7 +675,7 @@ static bool is_opt(const char *a, const char *name)
 	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
 }
 
-/* stat_interval: -I's MS, or a number and ns, us, ms or s */
+/* stat_interval: -I's MS, or a number and ns, us, ms or s, in ns */
 static u64 stat_interval(const char *s)
 {
 	const char *u = s + strspn(s, "0123456789");
@@ -684,8 +687,8 @@ static u64 stat_interval(const char *s)
 	if (!parse_u64(num, &n) || !m || n > UINT64_MAX / m)
 		die("-I takes milliseconds, or a number and ns, us, ms or s: %s", s);
 	free(num);
-	if (n * m < 10000000)
-		die("-I: the interval must be at least 10 ms");
+	if (n * m < 100000)
+		die("-I: the interval must be at least 100us");
 	return n * m;
 }
 
@@ -739,8 +742,9 @@ int cmd_stat(int argc, char **argv)
 		} else if (is_opt(a, "-t") || is_opt(a, "--tid")) {
 			opt.tids = value_of(argc, argv, &i, a[1] == '-' ? "--tid" : "-t");
 		} else if (is_opt(a, "-I") || is_opt(a, "--interval-print")) {
-			opt.interval_ns = stat_interval(value_of(argc, argv, &i,
-					a[1] == '-' ? "--interval-print" : "-I"));
+			v = value_of(argc, argv, &i, a[1] == '-' ?
+				     "--interval-print" : "-I");
+			opt.interval_ns = stat_interval(v);
 		} else if (is_opt(a, "--interval-count")) {
 			v = value_of(argc, argv, &i, "--interval-count");
 			if (!parse_u64(v, &opt.interval_count) || !opt.interval_count)

@@ -75,7 +75,7 @@ static void cache_of(int cpu, int *level, int *id)
 		"ways_of_associativity", "type", "size",
 	};
 	int lvl, best = -1, first, i, n;
-	char *path, *text;
+	char *path, *text, *end;
 	size_t f;
 
 	*level = -1;
@@ -104,7 +104,8 @@ static void cache_of(int cpu, int *level, int *id)
 		free(path);
 		if (!text)
 			return;
-		if (sscanf(text, "%d", &first) != 1)
+		first = strtol(text, &end, 10);
+		if (end == text)
 			first = cpu;
 		free(text);
 		if (lvl > best) {
