@@ -43,8 +43,11 @@ python3 | python)
 		;;
 	esac
 	spool=${PERF_STAT_SPOOL:?no PERF_STAT_SPOOL}
-	n=$(ls "$spool" | grep -c '\.args$')
-	args= file=-
+	n=0
+	for f in "$spool"/*.args; do
+		[ -e "$f" ] && n=$((n + 1))
+	done
+	args='' file=-
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--file) file=$2; shift ;;
