@@ -32,7 +32,10 @@
 # For a developer's quick runs: PERFKMOD_GUEST_ARGS, more kernel command
 # line for the lanes that boot, e.g. "perfkmod_scripts=test-hotplug.sh"
 # (only that guest script; "none" for none) or
-# "kunit.filter_glob=perfkmod_overflow.*" (only those KUnit cases).
+# "kunit.filter_glob=perfkmod_overflow.*" (only those KUnit cases);
+# PERFKMOD_GUEST_BIN, static programs (paths) for the guest's /bin/;
+# PERFKMOD_PERF_TESTS, another tools/perf/tests/shell for the guests'
+# perf stat tests (tests/guest/test-perf-stat.sh).
 
 set -uo pipefail
 
@@ -93,33 +96,40 @@ if [ ${#prebuild[@]} != 0 ]; then
 	trap "kill -- -$prebuild_pid 2>/dev/null" EXIT
 fi
 
-# kunit_tool: the kernel's KUnit tool, tools/testing/kunit of Debian's
-# linux-source-6.12 (that directory alone, extracted once), for judge.py to
-# read the lanes' KTAP with its kunit.py parse.
-kunit_tool() {
+# kernel_tools: what the lanes take from Debian's linux-source-6.12
+# besides a kernel: tools/testing/kunit, the kernel's KUnit tool, for
+# judge.py to read the lanes' KTAP with its kunit.py parse
+# (PERFKMOD_KUNIT_TOOL), and tools/perf/tests/shell, perf's own tests, for
+# the guests to run the perf stat output tests against perfkstat and
+# judge.py to run their JSON linter (PERFKMOD_PERF_TESTS;
+# tests/guest/test-perf-stat.sh). Both come from the whole tree when
+# scripts/kernel.sh has extracted it, or else are extracted alone, in one
+# pass over the tarball, once. Each variable already set is kept: another
+# kernel's perf tests, for one.
+kernel_tools() {
 	local ver dir
 
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) ||
 		return 1
 	ver=${ver//[^A-Za-z0-9.+-]/_}
-	# the whole tree, when scripts/kernel.sh has extracted it
 	dir=$cache/src/linux-source-6.12_$ver
-	if [ -f "$dir/.perfkmod-extracted" ]; then
-		echo "$dir/tools/testing/kunit/kunit.py"
-		return
+	if [ ! -f "$dir/.perfkmod-extracted" ]; then
+		dir=$cache/src/kernel-tools_$ver
+		mkdir -p "$cache/src"
+		(
+			flock 8
+			[ -f "$dir/.perfkmod-extracted" ] && exit 0
+			rm -rf "$dir" && mkdir -p "$dir" &&
+				tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir" \
+					--strip-components=1 \
+					linux-source-6.12/tools/testing/kunit \
+					linux-source-6.12/tools/perf/tests/shell &&
+				touch "$dir/.perfkmod-extracted"
+		) 8>"$cache/.lock-kernel-tools" || return 1
 	fi
-	dir=$cache/src/kunit-tool_$ver
-	mkdir -p "$cache/src"
-	(
-		flock 8
-		[ -f "$dir/.perfkmod-extracted" ] && exit 0
-		rm -rf "$dir" && mkdir -p "$dir" &&
-			tar -xf /usr/src/linux-source-6.12.tar.xz -C "$dir" \
-				--strip-components=1 linux-source-6.12/tools/testing/kunit &&
-			touch "$dir/.perfkmod-extracted"
-	) 8>"$cache/.lock-kunit-tool" || return 1
 	# (kunit.py runs only from a path ending in tools/testing/kunit)
-	echo "$dir/tools/testing/kunit/kunit.py"
+	PERFKMOD_KUNIT_TOOL=${PERFKMOD_KUNIT_TOOL:-$dir/tools/testing/kunit/kunit.py}
+	PERFKMOD_PERF_TESTS=${PERFKMOD_PERF_TESTS:-$dir/tools/perf/tests/shell}
 }
 
 lane_failed() {
@@ -128,12 +138,13 @@ lane_failed() {
 	failed=$((failed + 1))
 }
 
-# judge.py reads the KTAP of every lane that boots with KUnit's kunit.py
+# judge.py reads the KTAP of every lane that boots with KUnit's kunit.py;
+# those lanes' guests run perf's perf stat tests
 for lane in $lanes; do
 	case $lane in
 	x86-* | distro* | arm64-pmu)
-		PERFKMOD_KUNIT_TOOL=${PERFKMOD_KUNIT_TOOL:-$(kunit_tool)} || true
-		export PERFKMOD_KUNIT_TOOL
+		kernel_tools || true
+		export PERFKMOD_KUNIT_TOOL PERFKMOD_PERF_TESTS
 		break
 		;;
 	esac
@@ -158,10 +169,11 @@ build_modules() {
 }
 
 # build_helpers: the guest's static programs: the helpers,
-# tests/helpers/*.c, and perfkstat (tools/perfkstat, its objects in
-# helpers/.perfkstat/, which initramfs.sh leaves out).
+# tests/helpers/*.c, perfkstat (tools/perfkstat, its objects in
+# helpers/.perfkstat/, which initramfs.sh leaves out) and Debian's static
+# bash (scripts/deps.sh), for perf's #!/bin/bash tests.
 build_helpers() {
-	local out=$top/.build/$lane/helpers f
+	local out=$top/.build/$lane/helpers f bash=/bin/bash-static
 
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -174,6 +186,26 @@ build_helpers() {
 		CROSS_COMPILE="$CROSS_COMPILE" static >/dev/null &&
 		cp "$out/.perfkstat/perfkstat" "$out/" ||
 		{ lane_failed "perfkstat does not build"; return 1; }
+	[ -z "$CROSS_COMPILE" ] || bash=$cache/arm64-bash/bin/bash-static
+	cp "$bash" "$out/bash" || { lane_failed "no $bash"; return 1; }
+	# a developer's static programs for the guest
+	for f in ${PERFKMOD_GUEST_BIN:-}; do
+		cp "$f" "$out/" || { lane_failed "no $f (PERFKMOD_GUEST_BIN)"; return 1; }
+	done
+}
+
+# perf_tests: perf's tests the guest runs (tests/guest/test-perf-stat.sh),
+# the perf stat output tests and their lib/, from PERFKMOD_PERF_TESTS
+# (kernel_tools) into the module directory, for initramfs.sh's
+# /tests/perf/. Without them that guest test fails, saying so.
+perf_tests() {
+	local out=$top/.build/$lane/src/perf-tests dir=${PERFKMOD_PERF_TESTS:-}
+
+	rm -rf "$out"
+	[ -n "$dir" ] && [ -d "$dir/lib" ] || return 0
+	mkdir -p "$out"
+	cp "$dir"/stat+*_output.sh "$out/" && cp -r "$dir/lib" "$out/" ||
+		lane_failed "cannot copy perf's tests from $dir"
 }
 
 # time_lane START WHAT: note the lane's seconds since START and WHAT they
@@ -216,6 +248,7 @@ run_lane() {
 	esac
 	build_modules $target samples clients || return
 	build_helpers || return
+	perf_tests
 	# the kernel's modules the guest loads itself: KUnit, a module here
 	if [ -e "$KDIR/lib/kunit/kunit.ko" ]; then
 		mkdir -p "$dir/src/kernel"

@@ -11,9 +11,10 @@
 # Every program a lane or command runs on the host comes from a package
 # listed here (the fresh lane proves it for demo, lint and distro, in a
 # Debian root with nothing but build-essential and git added). The arm64
-# lane also needs busybox-static for arm64: that package is downloaded (not
-# installed) into $PERFKMOD_CACHE/arm64-busybox/, which needs the arm64
-# architecture in dpkg's list. The lanes that boot also need Prometheus's
+# lanes also need busybox-static and bash-static for arm64 (bash for perf's
+# own perf stat tests, tests/guest/test-perf-stat.sh): those packages are
+# downloaded (not installed) into $PERFKMOD_CACHE/arm64-busybox/ and
+# arm64-bash/, which needs the arm64 architecture in dpkg's list. The lanes that boot also need Prometheus's
 # promtool (scripts/judge.py checks the guests' metrics with it): the
 # binary out of Debian's prometheus package, downloaded into
 # $PERFKMOD_CACHE/promtool/ and not installed (the package would start a
@@ -30,6 +31,9 @@ pkgs="build-essential rsync python3"
 # Debian's own 6.1 kernel under QEMU: the headers to build against (the
 # image itself is fetched by scripts/kernel.sh), busybox for the guest.
 debian="linux-headers-amd64 qemu-system-x86 busybox-static"
+# The guest's bash, for perf's perf stat tests (#!/bin/bash scripts that
+# busybox's sh does not run): tests/guest/test-perf-stat.sh.
+guestbash="bash-static"
 # The 6.12 tree scripts/kernel.sh extracts (tar.xz), configures and builds.
 ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
 # Every lane that boots: KUnit's kunit.py, from the 6.12 tree, reads the
@@ -44,18 +48,19 @@ for lane in "$@"; do
 	# draws with gnuplot
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kunit | x86-kcsan)
-		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static"
+		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static $guestbash"
 		promtool=1
 		;;
 	# dkms.sh: dkms add/build/install (kmod: its depmod)
 	distro)
-		pkgs="$pkgs $debian $kunit dkms kmod"
+		pkgs="$pkgs $debian $guestbash $kunit dkms kmod"
 		promtool=1
 		;;
 	# Debian's other kernels, fetched by scripts/kernel.sh (6.12's module
 	# build makes BTF with pahole, as its headers package asks)
 	distro-5.10 | distro-6.12)
-		pkgs="$pkgs $kunit qemu-system-x86 busybox-static dkms kmod dwarves"
+		pkgs="$pkgs $kunit qemu-system-x86 busybox-static $guestbash"
+		pkgs="$pkgs dkms kmod dwarves"
 		promtool=1
 		;;
 	distro-arm64)
@@ -99,9 +104,11 @@ if [ -n "$missing" ]; then
 		--no-install-recommends $missing >&2
 fi
 
-if [ $arm64 = 1 ] && [ ! -x "$cache/arm64-busybox/bin/busybox" ]; then
+# arm64_deb PACKAGE DIR: Debian's PACKAGE for arm64, downloaded and
+# extracted (not installed) into DIR, for the arm64 guests.
+arm64_deb() {
 	[ "$(id -u)" = 0 ] || {
-		echo "deps.sh: run as root once to fetch busybox-static:arm64" >&2
+		echo "deps.sh: run as root once to fetch $1:arm64" >&2
 		exit 1
 	}
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
@@ -109,13 +116,18 @@ if [ $arm64 = 1 ] && [ ! -x "$cache/arm64-busybox/bin/busybox" ]; then
 		updated=0
 	fi
 	apt_update
-	rm -rf "$cache/arm64-busybox"
-	mkdir -p "$cache/arm64-busybox.tmp"
-	(cd "$cache/arm64-busybox.tmp" &&
-		apt-get download -q busybox-static:arm64 >&2 &&
-		dpkg-deb -x busybox-static_*_arm64.deb root)
-	mv "$cache/arm64-busybox.tmp/root" "$cache/arm64-busybox"
-	rm -rf "$cache/arm64-busybox.tmp"
+	rm -rf "$2" "$2.tmp"
+	mkdir -p "$2.tmp"
+	(cd "$2.tmp" && apt-get download -q "$1:arm64" >&2 &&
+		dpkg-deb -x "$1"_*_arm64.deb root)
+	mv "$2.tmp/root" "$2"
+	rm -rf "$2.tmp"
+}
+if [ $arm64 = 1 ]; then
+	[ -x "$cache/arm64-busybox/bin/busybox" ] ||
+		arm64_deb busybox-static "$cache/arm64-busybox"
+	[ -x "$cache/arm64-bash/bin/bash-static" ] ||
+		arm64_deb bash-static "$cache/arm64-bash"
 fi
 if [ $promtool = 1 ] && [ ! -x "$cache/promtool/usr/bin/promtool" ]; then
 	[ "$(id -u)" = 0 ] || {

@@ -14,7 +14,9 @@
 # (to /bin/), which has the perfkstat tool built for the guest
 # (tools/perfkstat, "make static": /bin/perfkstat). The benchmark module,
 # when MODULE_DIR/bench has it, and the modules of MODULE_DIR/extra ("make
-# shell"'s client) go to /modules/ too, and the scripts of
+# shell"'s client) go to /modules/ too, perf's tests in
+# MODULE_DIR/perf-tests (scripts/check.sh copies them there from the
+# kernel's tools/perf/tests/shell) to /tests/perf/, and the scripts of
 # GUEST_DIR to /tests/ beside those of tests/guest/.
 # The archive is written here (a newc cpio, from a list in the format of
 # the kernel's usr/gen_init_cpio) so that no kernel source is needed, and
@@ -61,6 +63,19 @@ spec=$out.spec
 	for f in "$moddir"/kernel/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kernel/${f##*/} $f 0644 0 0"
 	done
+	# a tree, sorted: each directory before what it holds
+	if [ -d "$moddir/perf-tests" ]; then
+		echo "dir /tests/perf 0755 0 0"
+		(cd "$moddir/perf-tests" && find . -mindepth 1 | sort) |
+			while read -r f; do
+				f=${f#./}
+				if [ -d "$moddir/perf-tests/$f" ]; then
+					echo "dir /tests/perf/$f 0755 0 0"
+				else
+					echo "file /tests/perf/$f $moddir/perf-tests/$f 0755 0 0"
+				fi
+			done
+	fi
 	# the helpers and the userspace tool, perfkstat
 	for f in "$helpers"/*; do
 		[ -x "$f" ] && echo "file /bin/${f##*/} $f 0755 0 0"

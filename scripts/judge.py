@@ -13,7 +13,10 @@ What only perfkmod needs is judged here on top:
 - the host's last word on the cases whose text the guest printed for it:
   "# PERFKMOD-JSON NAME TEXT" (perfkstat -j, Python's json) and
   "# PERFKMOD-PROM NAME LINE" (Prometheus metrics, promtool check metrics,
-  case promtool-NAME): a case the host rejects is failed, not passed;
+  case promtool-NAME) and "# PERFKMOD-PERFJSON NAME BASE64" (what perf's
+  stat+json_output.sh gave its linter, perf_json_output_lint.py, which
+  runs here, from PERFKMOD_PERF_TESTS): a case the host rejects is failed,
+  not passed;
 - every kernel report (BUG, WARNING, Oops, KASAN, lockdep, kmemleak,
   stalls), each one more failure. A KCSAN data race counts only when
   perfkmod's code makes one of its accesses, or runs in the context of
@@ -28,6 +31,7 @@ checks at the end), and last a line "counts P F S". Exits 1 when anything
 failed. kunit.py's own report goes to LOG.kunit.
 """
 
+import base64
 import json
 import os
 import re
@@ -64,7 +68,8 @@ BLOCKED_TASK = re.compile(
 # The text of a case the host judges: a JSON line (perfkstat -j) a guest
 # test wants parsed by a real parser, one object with perf stat's keys; a
 # line of Prometheus metrics, for promtool.
-HOST_CHECK = re.compile(r"^\s*# PERFKMOD-(JSON|PROM|HOST) (\S+)(?: (.*))?$")
+HOST_CHECK = re.compile(
+    r"^\s*# PERFKMOD-(JSON|PROM|PERFJSON|HOST) (\S+)(?: (.*))?$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 
 
@@ -158,6 +163,43 @@ def check_prom(text):
     return None
 
 
+def check_perf_json(text):
+    """Why perf's JSON linter rejects what a guest's perf stat gave it, or
+    None.
+
+    TEXT is base64 (tests/guest/test-perf-stat.sh): the linter's arguments
+    on a first line, then its input, which it reads here from standard
+    input; the linter is perf_json_output_lint.py of the perf tests the
+    guest ran (PERFKMOD_PERF_TESTS, scripts/check.sh), run with the host's
+    Python.
+    """
+    tests = os.environ.get("PERFKMOD_PERF_TESTS", "")
+    lint = os.path.join(tests, "lib", "perf_json_output_lint.py")
+    if not tests or not os.path.isfile(lint):
+        return f"no perf_json_output_lint.py in '{tests}' (PERFKMOD_PERF_TESTS)"
+    try:
+        data = base64.b64decode(text)
+    except ValueError as e:
+        return f"not base64: {e}"
+    args, _, data = data.partition(b"\n")
+    args = args.decode(errors="replace").split()
+    try:
+        r = subprocess.run([sys.executable, lint] + args, input=data,
+                           capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"perf_json_output_lint.py did not run: {e}"
+    if r.returncode != 0:
+        # the exception, last on stderr, then the start of the input it
+        # prints (with a blank line after each line)
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        out = [l for l in r.stdout.decode(errors="replace").splitlines()
+               if l.strip()]
+        return (f"perf_json_output_lint.py {' '.join(args)}: exit "
+                f"{r.returncode}: {err[-1] if err else ''}\n    " +
+                "\n    ".join(out[:6]))
+    return None
+
+
 def kunit_parse(path):
     """kunit.py parse's counts of the KTAP in the log at PATH (passed,
     failed, crashed, skipped, errors), its report saved as PATH.kunit;
@@ -218,7 +260,8 @@ def judge(lane, lines, counts):
             if kind == "HOST":
                 sent[name] = int(text or 0)
             else:
-                check = check_json if kind == "JSON" else check_prom
+                check = {"JSON": check_json, "PROM": check_prom,
+                         "PERFJSON": check_perf_json}[kind]
                 host.setdefault(name, (check, []))[1].append(text or "")
             continue
         m = GUEST_ABORT.search(line)
