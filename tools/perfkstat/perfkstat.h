@@ -7,6 +7,7 @@
 #ifndef PERFKSTAT_H
 #define PERFKSTAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,11 +60,13 @@ char *dir_of(const char *path);
 char *join_args(char **argv, int argc);
 void flush_stdout(void);
 
-/* signals: what an HUP, INT, PIPE, QUIT or TERM does */
+/* signals.c: what an HUP, INT, PIPE, QUIT or TERM does; a command run */
 void catch_signals(bool pipe, bool quit);
 void defer_signals(bool on);
 void int_stops(bool on);
 bool stop_requested(void);
+void block_signals(sigset_t *old);
+void unblock_signals(const sigset_t *old);
 pid_t run_command(char **argv);
 int wait_command(pid_t pid);
 
@@ -79,6 +82,7 @@ bool lacks(const char *why);
 void listing(struct sbuf *out);
 void temp_add(const char *name, bool first);
 void temp_drop_last(void);
+void temp_drop(const char *name);
 void release(void);
 void remove_at_exit(const char *path);
 void cleanup(void);
