@@ -16,9 +16,16 @@
 typedef uint64_t u64;
 typedef int64_t s64;
 
-/* 128-bit integers: products of two counts, and sums of deltas */
-#define u128 unsigned __int128
-#define s128 __int128
+/*
+ * 128-bit integers: products of two counts, and sums of deltas. GCC and
+ * Clang have them on 64-bit targets only, and so perfkstat is built for
+ * those alone. (checkpatch.pl knows the two names from ./typedefs.)
+ */
+#ifndef __SIZEOF_INT128__
+#error "perfkstat needs __int128: build it for a 64-bit target"
+#endif
+typedef unsigned __int128 u128;
+typedef __int128 s128;
 
 #define ME "perfkstat"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
