@@ -215,15 +215,21 @@ bool parse_u64(const char *s, u64 *v)
 	return true;
 }
 
-/* leading_u64: the number S starts with, as awk reads one (0 if none) */
+/*
+ * leading_u64: the number S starts with, as awk reads one (0 if none),
+ * UINT64_MAX if it is larger
+ */
 u64 leading_u64(const char *s)
 {
 	u64 n = 0;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > (UINT64_MAX - (*s - '0')) / 10)
+			return UINT64_MAX;
 		n = 10 * n + (*s - '0');
+	}
 	return n;
 }
 
