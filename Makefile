@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# make                 build perfkstat, then perfkmod.ko against KDIR
+# make                 build perfkstat, then perfkmod.ko against KDIR; with
+#                      CROSS_COMPILE, perfkmod.ko alone (the tool needs the
+#                      target's C library: make perfkstat builds it)
 # make perfkstat       build the tool alone (tools/perfkstat/perfkstat): a
 #                      userspace program, it needs no kernel headers;
-#                      CC, CFLAGS, LDFLAGS (-static) and CROSS_COMPILE reach
-#                      its own Makefile
+#                      CC, CFLAGS, LDFLAGS (-static), WERROR=1 and
+#                      CROSS_COMPILE reach its own Makefile
 # make module          build perfkmod.ko alone (DKMS' target)
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT)
 # make samples         also build the example client module in samples/
@@ -32,8 +34,10 @@ LANE ?=
 
 kbuild = $(MAKE) -C $(KDIR) M=$(CURDIR)
 
-# perfkstat first: without kernel headers it is built before module stops
-all: perfkstat module
+# perfkstat first: without kernel headers it is built before module stops.
+# A cross build is the module's alone: the tool would need the target's
+# C library, which a module does not.
+all: $(if $(CROSS_COMPILE),,perfkstat) module
 
 perfkstat:
 	$(MAKE) -C tools/perfkstat
@@ -65,8 +69,9 @@ kdir:
 	  echo "Install the headers of the running kernel, or name a tree:"; \
 	  echo "  make KDIR=/path/to/linux/build"; exit 1; }
 
+# (a tree without tools/, as DKMS copies one, cleans too)
 clean:
-	$(MAKE) -C tools/perfkstat clean
+	test ! -d tools/perfkstat || $(MAKE) -C tools/perfkstat clean
 	$(kbuild) clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples clean 2>/dev/null || true
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/clients clean 2>/dev/null || true

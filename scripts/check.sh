@@ -182,7 +182,7 @@ build_helpers() {
 			-o "$out/$(basename "$f" .c)" "$f" ||
 			{ lane_failed "helper $f does not build"; return 1; }
 	done
-	make -s -C "$top/tools/perfkstat" OUTPUT="$out/.perfkstat/" \
+	make -s -C "$top/tools/perfkstat" OUTPUT="$out/.perfkstat/" WERROR=1 \
 		CROSS_COMPILE="$CROSS_COMPILE" static >/dev/null &&
 		cp "$out/.perfkstat/perfkstat" "$out/" ||
 		{ lane_failed "perfkstat does not build"; return 1; }

@@ -8,9 +8,10 @@
 #   scripts/lint.sh KDIR...
 #
 #   checkpatch   checkpatch.pl --strict --no-tree -f on every .c and .h
-#                (not tests/helpers/, small test programs)
-#   perfkstat    tools/perfkstat builds with -Wall -Wextra -Werror, also
-#                statically
+#                (not tests/helpers/, small test programs), knowing
+#                perfkstat's u128 and s128 (tools/perfkstat/typedefs)
+#   perfkstat    tools/perfkstat builds with -Wall -Wextra -Werror
+#                (WERROR=1), also statically
 #   kernel-doc   kernel-doc -none -Wall on every file, and every exported
 #                function documented in perfkmod.h with Context:, and
 #                Return: unless it returns void
@@ -56,15 +57,16 @@ gate() {
 out=
 for f in $kfiles; do
 	r=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --quiet \
-		--show-types -f "$f" 2>&1)
+		--show-types --typedefsfile tools/perfkstat/typedefs -f "$f" 2>&1)
 	[ -z "$r" ] || out+=$r$'\n'
 done
 gate checkpatch "$out"
 
 # perfkstat, with its Makefile's warnings as errors, dynamic and static
 rm -rf "$work/perfkstat" "$work/perfkstat-static"
-out=$(make -s -C tools/perfkstat OUTPUT="$work/perfkstat/" 2>&1 &&
-	make -s -C tools/perfkstat OUTPUT="$work/perfkstat-static/" static 2>&1)
+out=$(make -s -C tools/perfkstat WERROR=1 OUTPUT="$work/perfkstat/" 2>&1 &&
+	make -s -C tools/perfkstat WERROR=1 OUTPUT="$work/perfkstat-static/" \
+		static 2>&1)
 gate perfkstat "$out"
 
 out=

@@ -224,6 +224,9 @@ for bad in 10 50us 1.5ms 0s; do
 	check "record-interval-$bad-says-why" sh -c \
 		"perfkstat record -I $bad -e page-faults -- true 2>&1 |
 		grep -q '^perfkstat: -EINVAL: .*: series perfkstat-[0-9]*-series ${bad}[, ]'"
+	# no del of the series that was not made, whose error would replace it
+	check "record-interval-$bad-last-error-kept" \
+		grep -q "series perfkstat-[0-9]*-series ${bad}[, ]" $DBG/last_error
 	check "record-interval-$bad-nothing-left" nothing_left
 done
 check_fails record-no-interval perfkstat record -e page-faults -- true
@@ -280,9 +283,55 @@ check_fails record-pid-with-command perfkstat record -I 1ms -p $tp -e page-fault
 check record-pid-named-says-why sh -c "perfkstat record -I 1ms -p $tp pf 2>&1 |
 	grep -q 'NAMEd counters are not the process'"
 check_fails record-pid-gone perfkstat record -I 1ms -p 999999 -e page-faults
+# (kill -0 0 succeeds: it asks about a process group, not a process)
+check_fails record-pid-zero perfkstat record -I 1ms -t 1 -p 0 -e page-faults
 check record-pid-refusals-nothing-left nothing_left
 kill $tp
 wait $tp 2>/dev/null
+
+# The series deleted while record drains it: said once, and the
+# recording ends with its command, not 10 s of waiting for records.
+perfkstat record -I 10ms -e page-faults -o /tmp/gone.csv -- sh -c \
+	'for s in /sys/kernel/debug/perfkmod/series/perfkstat-*; do
+		echo "del ${s##*/}" >/sys/kernel/debug/perfkmod/control
+	done' 2>/tmp/gone.err
+check record-series-gone-status [ $? = 0 ]
+check record-series-gone-said-once \
+	sh -c "[ \$(grep -c '^perfkstat: warning: cannot read the records: ' /tmp/gone.err) = 1 ]"
+check_fails record-series-gone-no-wait grep -q 'did not record' /tmp/gone.err
+check record-series-gone-nothing-left nothing_left
+
+# A HUP ignored on entry (nohup; here trap '' HUP) stays ignored, by record
+# and by its command, which both run to their ends: the command says its
+# pid, then waits for a file the test makes once it has sent the HUPs.
+rm -f /tmp/hup.*
+sh -c "trap '' HUP; exec perfkstat record -I 10ms -e page-faults -o /tmp/hup.csv -- \
+	sh -c '. /tests/lib.sh; echo \$\$ >/tmp/hup.pid;
+	await 120 /tmp/hup.go test -e /tmp/hup.go && echo done >/tmp/hup.done'" \
+	2>/tmp/hup.err &
+pk=$!
+await 120 "record's command" test -s /tmp/hup.pid
+kill -HUP $pk "$(cat /tmp/hup.pid)"
+touch /tmp/hup.go
+wait $pk
+check record-nohup-status [ $? = 0 ]
+check record-nohup-command-ran-on test -e /tmp/hup.done
+check record-nohup-csv-strict csv /tmp/hup.csv page-faults
+check record-nohup-nothing-left nothing_left
+
+# Memory: a row is kept binary, tens of bytes, until the CSV is written.
+# The peak resident set of a recording (tests/helpers/maxrss) stays under
+# 4 MB and 100 bytes a row; it needs 1000 rows or more to say so (a row
+# kept as a 4 KB text would exceed it).
+maxrss /tmp/mem.kb perfkstat record -I 1ms -t 4 -e page-faults \
+	-e context-switches -o /tmp/mem.csv 2>/tmp/mem.err
+check record-memory-status [ $? = 0 ]
+rows=$(($(wc -l </tmp/mem.csv) - 1))
+kb=$(cat /tmp/mem.kb)
+note "record: memory: $rows rows, at most $kb kB resident"
+check record-memory-rows [ "$rows" -ge 1000 ]
+check record-memory-bounded [ "$kb" -le $((4096 + rows * 100 / 1024)) ]
+check record-memory-nothing-left nothing_left
 
 # plot: gnuplot's, which the guest does not have
 check_fails record-plot-fails perfkstat plot /tmp/10ms.csv

@@ -193,6 +193,39 @@ perfkstat stat -a -A -x, -e cpu-clock true 2>/tmp/percpu.csv
 check tool-A-rows sh -c "[ \$(grep -c '^CPU[0-9]*,[0-9.]*,msec,cpu-clock,' /tmp/percpu.csv) = \
 	\$(grep -c . /tmp/percpu.csv) ] && [ \$(grep -c . /tmp/percpu.csv) -ge 1 ]"
 
+# Signals while stat's COMMAND runs. The command says its pid, then waits
+# for a file, which the test makes once it has sent the signal: a caught
+# TERM waits for the command, then deletes the temporary and exits 143; a
+# HUP ignored on entry (nohup, here trap '' HUP) stays ignored, by stat
+# and by the command, which both run to their ends.
+# waiter TAG: the command's text, its pid in /tmp/TAG.pid, its end in
+# /tmp/TAG.done
+waiter() {
+	echo ". /tests/lib.sh; echo \$\$ >/tmp/$1.pid;
+		await 120 /tmp/$1.go test -e /tmp/$1.go && echo done >/tmp/$1.done"
+}
+rm -f /tmp/term.* /tmp/hup.*
+perfkstat stat -x, -e page-faults -- sh -c "$(waiter term)" >/tmp/term.out 2>&1 &
+pk=$!
+await 120 "stat's command" test -s /tmp/term.pid
+kill -TERM $pk
+touch /tmp/term.go
+wait $pk
+check tool-signal-term-status [ $? = 143 ]
+check tool-signal-term-waits-for-command test -e /tmp/term.done
+check_fails tool-signal-term-nothing-left grep -q perfkstat- $DBG/control
+sh -c "trap '' HUP; exec perfkstat stat -x, -e page-faults -- sh -c '$(waiter hup)'" \
+	>/tmp/hup.out 2>&1 &
+pk=$!
+await 120 "stat's command" test -s /tmp/hup.pid
+kill -HUP $pk "$(cat /tmp/hup.pid)"
+touch /tmp/hup.go
+wait $pk
+check tool-nohup-status [ $? = 0 ]
+check tool-nohup-command-ran-on test -e /tmp/hup.done
+check tool-nohup-counted grep -q '^[0-9][0-9]*,,page-faults,' /tmp/hup.out
+check_fails tool-nohup-nothing-left grep -q perfkstat- $DBG/control
+
 # prom: the metrics file, written atomically in its directory
 mkdir -p /tmp/textfile
 check tool-prom perfkstat prom /tmp/textfile/perfkmod.prom

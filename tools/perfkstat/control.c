@@ -187,6 +187,8 @@ void listing(struct sbuf *out)
  * before it exists (a signal meanwhile leaks nothing; a del of what does
  * not exist fails quietly), deleted in the order registered. The files
  * remove_at_exit() names go in reverse order (a directory after its files).
+ * The lists change, and are deleted, with every signal blocked: a signal
+ * handler's cleanup() finds them whole, or finds them done.
  */
 #define MAX_TEMPS 256
 #define MAX_FILES 8
@@ -195,19 +197,18 @@ static int ntemps;
 static char files[MAX_FILES][PATH_MAX];
 static int nfiles;
 
-/* temp_add: register NAME, last or (FIRST) first, signals held meanwhile */
+/* temp_add: register NAME, last or (FIRST) first */
 void temp_add(const char *name, bool first)
 {
 	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST);
-	sigset_t all, old;
 	char line[sizeof(del_lines[0])];
+	sigset_t old;
 
 	if (n == MAX_TEMPS)
 		die("too many events: at most %d", MAX_TEMPS);
 	if (snprintf(line, sizeof(line), "del %s\n", name) >= (int)sizeof(line))
 		die("%s: name too long", name);
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
+	block_signals(&old);
 	if (first) {
 		memmove(del_lines[1], del_lines[0], n * sizeof(del_lines[0]));
 		memcpy(del_lines[0], line, sizeof(line));
@@ -215,7 +216,7 @@ void temp_add(const char *name, bool first)
 		memcpy(del_lines[n], line, sizeof(line));
 	}
 	__atomic_store_n(&ntemps, n + 1, __ATOMIC_SEQ_CST);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	unblock_signals(&old);
 }
 
 /* temp_drop_last: the last registered was not made: no del for it */
@@ -227,30 +228,68 @@ void temp_drop_last(void)
 		__atomic_store_n(&ntemps, n - 1, __ATOMIC_SEQ_CST);
 }
 
+/*
+ * temp_drop: NAME, registered, was not made: no del for it (a del would
+ * fail, and leave its error in last_error instead of the reason NAME was
+ * refused)
+ */
+void temp_drop(const char *name)
+{
+	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST), i;
+	char line[sizeof(del_lines[0])];
+	sigset_t old;
+
+	snprintf(line, sizeof(line), "del %s\n", name);
+	block_signals(&old);
+	for (i = 0; i < n; i++) {
+		if (strcmp(del_lines[i], line))
+			continue;
+		memmove(del_lines[i], del_lines[i + 1], (n - i - 1) * sizeof(del_lines[0]));
+		__atomic_store_n(&ntemps, n - 1, __ATOMIC_SEQ_CST);
+		break;
+	}
+	unblock_signals(&old);
+}
+
+/* release: delete the temporaries, all of them whatever signal comes */
 void release(void)
 {
-	int i, n = __atomic_exchange_n(&ntemps, 0, __ATOMIC_SEQ_CST);
+	int i, n;
+	sigset_t old;
 
+	block_signals(&old);
+	n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST);
 	for (i = 0; i < n; i++)
 		write_control(del_lines[i], strlen(del_lines[i]));
+	__atomic_store_n(&ntemps, 0, __ATOMIC_SEQ_CST);
+	unblock_signals(&old);
 }
 
 void remove_at_exit(const char *path)
 {
 	int n = __atomic_load_n(&nfiles, __ATOMIC_SEQ_CST);
+	sigset_t old;
 
 	if (n == MAX_FILES || strlen(path) >= PATH_MAX)
 		die("%s: cannot remove it at exit", path);
+	block_signals(&old);
 	memcpy(files[n], path, strlen(path) + 1);
 	__atomic_store_n(&nfiles, n + 1, __ATOMIC_SEQ_CST);
+	unblock_signals(&old);
 }
 
+/* cleanup: the temporaries, then the files; at exit and on a signal */
 void cleanup(void)
 {
-	int n = __atomic_exchange_n(&nfiles, 0, __ATOMIC_SEQ_CST);
+	sigset_t old;
+	int n;
 
+	block_signals(&old);
 	release();
+	n = __atomic_load_n(&nfiles, __ATOMIC_SEQ_CST);
 	while (n--)
 		if (unlink(files[n]) < 0)
 			rmdir(files[n]);
+	__atomic_store_n(&nfiles, 0, __ATOMIC_SEQ_CST);
+	unblock_signals(&old);
 }

@@ -7,17 +7,26 @@
 #ifndef PERFKSTAT_H
 #define PERFKSTAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;
 
-/* 128-bit integers: products of two counts, and sums of deltas */
-#define u128 unsigned __int128
-#define s128 __int128
+/*
+ * 128-bit integers: products of two counts, and sums of deltas. GCC and
+ * Clang have them on 64-bit targets only, and so perfkstat is built for
+ * those alone. (checkpatch.pl knows the two names from ./typedefs.)
+ */
+#ifndef __SIZEOF_INT128__
+#error "perfkstat needs __int128: build it for a 64-bit target"
+#endif
+typedef unsigned __int128 u128;
+typedef __int128 s128;
 
 #define ME "perfkstat"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -59,11 +68,14 @@ char *dir_of(const char *path);
 char *join_args(char **argv, int argc);
 void flush_stdout(void);
 
-/* signals: what an HUP, INT, PIPE, QUIT or TERM does */
+/* signals.c: what an HUP, INT, PIPE, QUIT or TERM does; a command run */
 void catch_signals(bool pipe, bool quit);
 void defer_signals(bool on);
 void int_stops(bool on);
 bool stop_requested(void);
+void block_signals(sigset_t *old);
+void unblock_signals(const sigset_t *old);
+pid_t fork_command(void);
 pid_t run_command(char **argv);
 int wait_command(pid_t pid);
 
@@ -79,6 +91,7 @@ bool lacks(const char *why);
 void listing(struct sbuf *out);
 void temp_add(const char *name, bool first);
 void temp_drop_last(void);
+void temp_drop(const char *name);
 void release(void);
 void remove_at_exit(const char *path);
 void cleanup(void);

@@ -13,12 +13,21 @@
 
 #include "perfkstat.h"
 
+/* grow: A, N things of SIZE bytes, with room for one more (*CAP doubled) */
+static void *grow(void *a, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return a;
+	*cap = *cap ? 2 * *cap : 16;
+	return xrealloc(a, (size_t)*cap * size);
+}
+
 /* csv_fields: a CSV line's fields, "quotes" undone; their number */
 static int csv_fields(const char *s, char ***f)
 {
 	struct sbuf cur = { 0 };
 	bool q = false;
-	int n = 0;
+	int n = 0, cap = 0;
 
 	*f = NULL;
 	sb_add(&cur, "", 0);
@@ -29,7 +38,7 @@ static int csv_fields(const char *s, char ***f)
 		} else if (*s == '"') {
 			q = !q;
 		} else if (!*s || (!q && *s == ',')) {
-			*f = xrealloc(*f, (n + 1) * sizeof(**f));
+			*f = grow(*f, n, &cap, sizeof(**f));
 			(*f)[n++] = cur.buf;
 			memset(&cur, 0, sizeof(cur));
 			sb_add(&cur, "", 0);
@@ -46,13 +55,17 @@ static int csv_fields(const char *s, char ***f)
 /* split: LINE's comma-separated fields, in place (as awk -F, splits) */
 static int split(char *line, char ***f)
 {
-	int n = 0;
+	int n = 1;
+	char *c;
 
 	*f = NULL;
 	if (!*line)
 		return 0;
+	for (c = line; (c = strchr(c, ',')); c++)
+		n++;
+	*f = xmalloc(n * sizeof(**f));
+	n = 0;
 	for (;;) {
-		*f = xrealloc(*f, (n + 1) * sizeof(**f));
 		(*f)[n++] = line;
 		line = strchr(line, ',');
 		if (!line)
@@ -104,7 +117,7 @@ struct data {
 static bool buckets(char *csv, FILE *out, char ***labels, int *nlabels)
 {
 	char *line, *p = csv, **h, **cpus = NULL;
-	int nf, rows = 0, ncpus = 0, i, k, last = 0, b;
+	int nf, rows = 0, ncpus = 0, i, k, last = 0, b, cap = 0, ccap = 0, scap = 1;
 	double span = 0, w;
 	struct data d = { 0 };
 	s128 *sum = NULL;
@@ -119,8 +132,11 @@ static bool buckets(char *csv, FILE *out, char ***labels, int *nlabels)
 	*labels = h + 2;
 	*nlabels = nf - 2;
 	while ((line = next_line(&p))) {
-		d.f = xrealloc(d.f, (d.n + 1) * sizeof(*d.f));
-		d.nf = xrealloc(d.nf, (d.n + 1) * sizeof(*d.nf));
+		if (d.n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			d.f = xrealloc(d.f, (size_t)cap * sizeof(*d.f));
+			d.nf = xrealloc(d.nf, (size_t)cap * sizeof(*d.nf));
+		}
 		d.nf[d.n] = split(line, &d.f[d.n]);
 		k = d.nf[d.n];
 		if (k != nf || !match_time(d.f[d.n][0]) || !*d.f[d.n][1] ||
@@ -135,7 +151,7 @@ static bool buckets(char *csv, FILE *out, char ***labels, int *nlabels)
 		for (i = 0; i < ncpus && strcmp(cpus[i], d.f[d.n][1]); i++)
 			;
 		if (i == ncpus) {
-			cpus = xrealloc(cpus, (ncpus + 1) * sizeof(*cpus));
+			cpus = grow(cpus, ncpus, &ccap, sizeof(*cpus));
 			cpus[ncpus++] = d.f[d.n][1];
 		}
 		if (strtod(d.f[d.n][0], NULL) > span)
@@ -154,8 +170,12 @@ static bool buckets(char *csv, FILE *out, char ***labels, int *nlabels)
 	for (k = 0; k < d.n; k++) {
 		b = (int)(strtod(d.f[k][0], NULL) / w);
 		if (b > last) {
-			sum = xrealloc(sum, (b + 1) * nf * sizeof(*sum));
-			memset(sum + (last + 1) * nf, 0, (b - last) * nf * sizeof(*sum));
+			if (b >= scap) {
+				scap = 2 * scap > b ? 2 * scap : b + 1;
+				sum = xrealloc(sum, (size_t)scap * nf * sizeof(*sum));
+			}
+			memset(sum + (size_t)(last + 1) * nf, 0,
+			       (size_t)(b - last) * nf * sizeof(*sum));
 			last = b;
 		}
 		for (i = 2; i < d.nf[k]; i++)

@@ -75,32 +75,62 @@ static bool seconds_ns(const char *s, u64 *ns)
 	return true;
 }
 
-static void drain(struct sbuf *to)
+/*
+ * A CPU number above any kernel's (NR_CPUS is 8192 at most): a record of
+ * a higher one is malformed, and the tables indexed by CPU stay small.
+ */
+#define CPU_LIMIT (1024 * 1024)
+
+/*
+ * The records, binary, in one array grown by doubling: a row is a record's
+ * time and CPU, a value per event, and a bit per event set when the kernel
+ * could not read it ("-" in the records file). The values are what the
+ * counters read until deltas() makes them what each counted since the
+ * previous record: differences of counts below 2^63 (a perf count is an
+ * s64 in the kernel; a record with a higher one is malformed), so an s64
+ * each.
+ */
+struct row {
+	u64 time;
+	u32 cpu;
+	u32 unused;
+	s64 v[];	/* nev values, then the bits, in u64 words */
+};
+
+static struct {
+	char *buf;
+	size_t n, cap, size;	/* rows, rows allocated, bytes a row */
+} rows;
+
+static struct row *row_at(size_t k)
 {
-	read_all(records_path, to);
+	return (struct row *)(rows.buf + k * rows.size);
 }
 
-/* online_cpus: the online CPUs, as /sys/devices/system/cpu/online lists them */
-static u64 *online_cpus(int *n)
+static u64 *missing(struct row *r)
 {
-	char *s = read_text("/sys/devices/system/cpu/online"), *p, *save = NULL;
-	u64 *cpus = NULL, lo, hi, c;
-	char *dash;
+	return (u64 *)&r->v[nev];
+}
 
-	*n = 0;
-	if (!s)
-		return NULL;
-	for (p = strtok_r(s, ",\n", &save); p; p = strtok_r(NULL, ",\n", &save)) {
-		lo = leading_u64(p);
-		dash = strrchr(p, '-');
-		hi = dash ? leading_u64(dash + 1) : lo;
-		for (c = lo; c <= hi; c++) {
-			cpus = xrealloc(cpus, (*n + 1) * sizeof(*cpus));
-			cpus[(*n)++] = c;
-		}
+static void rows_init(void)
+{
+	rows.size = sizeof(struct row) + nev * sizeof(s64) +
+		(nev + 63) / 64 * sizeof(u64);
+}
+
+static struct row *row_new(void)
+{
+	struct row *r;
+
+	if (rows.n == rows.cap) {
+		rows.cap = rows.cap ? 2 * rows.cap : 1024;
+		if (rows.cap > SIZE_MAX / rows.size)
+			die("out of memory");
+		rows.buf = xrealloc(rows.buf, rows.cap * rows.size);
 	}
-	free(s);
-	return cpus;
+	r = row_at(rows.n++);
+	memset(r, 0, rows.size);
+	return r;
 }
 
 /* fields: S's blank-separated words into F (at most MAX); their number */
@@ -121,48 +151,122 @@ static int fields(char *s, char **f, int max)
 	}
 }
 
-/* settled: every online CPU recorded twice in LAST, made after the stop */
-static bool settled(const struct sbuf *last, const u64 *cpus, int ncpus)
+/* count: S is a count, a number below 2^63, into V */
+static bool count(const char *s, u64 *v)
 {
-	char *copy, *line, *save = NULL, *f[2], c[24];
-	int *seen = xmalloc(ncpus * sizeof(*seen)), i;
-	bool ok = true;
+	return parse_u64(s, v) && *v <= INT64_MAX;
+}
 
-	memset(seen, 0, ncpus * sizeof(*seen));
-	copy = xstrdup(last->buf ? last->buf : "");
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (fields(line, f, 2) < 2)
-			continue;
-		for (i = 0; i < ncpus; i++) {
-			snprintf(c, sizeof(c), "%llu", (unsigned long long)cpus[i]);
-			if (!strcmp(f[1], c))
-				seen[i]++;
+/*
+ * parse: a record, "TIME CPU VALUE..." ("-" for a value not read), as a
+ * new row; a malformed one is said and left out
+ */
+static void parse(const char *line, char **f)
+{
+	char *copy = xstrdup(line);
+	struct row *r = NULL;
+	u64 t, cpu, v;
+	int i;
+
+	if (fields(copy, f, nev + 2) != nev + 2 || !parse_u64(f[0], &t) ||
+	    !parse_u64(f[1], &cpu) || cpu >= CPU_LIMIT)
+		goto bad;
+	r = row_new();
+	r->time = t;
+	r->cpu = cpu;
+	for (i = 0; i < nev; i++) {
+		if (!strcmp(f[i + 2], "-"))
+			missing(r)[i / 64] |= 1ULL << (i % 64);
+		else if (count(f[i + 2], &v))
+			r->v[i] = (s64)v;
+		else
+			goto bad;
+	}
+	free(copy);
+	return;
+bad:
+	if (r)
+		rows.n--;
+	warn("warning: a malformed record: %s", line);
+	free(copy);
+}
+
+/*
+ * drain: the records the series holds now, as rows; false when they
+ * cannot be read (the series is gone: deleted by hand, or perfkmod
+ * unloaded), which is said once
+ */
+static bool drain(void)
+{
+	static struct sbuf sb;
+	static char **f;
+	static bool warned;
+	char *text, *line;
+
+	if (!f)
+		f = xmalloc((nev + 2) * sizeof(*f));
+	sb.len = 0;
+	if (read_all(records_path, &sb) < 0) {
+		if (!warned)
+			warn("warning: cannot read the records: %s: %s", records_path,
+			     strerror(errno));
+		warned = true;
+		return false;
+	}
+	text = sb.buf;
+	while ((line = next_line(&text)))
+		parse(line, f);
+	return true;
+}
+
+/* online_cpus: the online CPUs, as /sys/devices/system/cpu/online lists them */
+static u64 *online_cpus(int *n)
+{
+	char *s = read_text("/sys/devices/system/cpu/online"), *p, *save = NULL;
+	u64 *cpus = NULL, lo, hi, c;
+	int cap = 0;
+	char *dash;
+
+	*n = 0;
+	if (!s)
+		return NULL;
+	for (p = strtok_r(s, ",\n", &save); p; p = strtok_r(NULL, ",\n", &save)) {
+		lo = leading_u64(p);
+		dash = strrchr(p, '-');
+		hi = dash ? leading_u64(dash + 1) : lo;
+		for (c = lo; c <= hi && c < CPU_LIMIT; c++) {
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				cpus = xrealloc(cpus, cap * sizeof(*cpus));
+			}
+			cpus[(*n)++] = c;
 		}
 	}
+	free(s);
+	return cpus;
+}
+
+/* settled: every online CPU recorded twice in the rows from FROM on */
+static bool settled(size_t from, const u64 *cpus, int ncpus)
+{
+	int *seen = xmalloc(ncpus * sizeof(*seen)), i;
+	bool ok = true;
+	size_t k;
+
+	memset(seen, 0, ncpus * sizeof(*seen));
+	for (k = from; k < rows.n; k++)
+		for (i = 0; i < ncpus; i++)
+			if (row_at(k)->cpu == cpus[i])
+				seen[i]++;
 	for (i = 0; i < ncpus; i++)
 		if (seen[i] < 2)
 			ok = false;
-	free(copy);
 	free(seen);
 	return ok;
 }
 
-/* a row of the CSV: the record's time and CPU, and its deltas as text */
-struct row {
-	u64 time, cpu;
-	char *line;	/* "TIME CPU DELTA..." ("-" for none) */
-};
-
+/* rows in time order; rows of the same time by CPU, then by content */
 static int by_time(const void *a, const void *b)
-{
-	const struct row *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return strcmp(x->line, y->line);
-}
-
-static int by_time_cpu(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
 
@@ -170,7 +274,7 @@ static int by_time_cpu(const void *a, const void *b)
 		return x->time < y->time ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
-	return strcmp(x->line, y->line);
+	return memcmp(x->v, y->v, rows.size - sizeof(*x));
 }
 
 /* the previous value of an event on a CPU (or of the process: slot 0) */
@@ -184,7 +288,9 @@ static u64 *prev_of(struct prevs *p, u64 cpu, int i)
 	u64 n;
 
 	if (cpu >= p->ncpus) {
-		n = cpu + 1;
+		n = p->ncpus ? 2 * p->ncpus : 64;
+		if (n <= cpu)
+			n = cpu + 1;
 		p->v = xrealloc(p->v, n * nev * sizeof(*p->v));
 		memset(p->v + p->ncpus * nev, 0, (n - p->ncpus) * nev * sizeof(*p->v));
 		p->ncpus = n;
@@ -193,81 +299,59 @@ static u64 *prev_of(struct prevs *p, u64 cpu, int i)
 }
 
 /*
- * deltas: RAW's records as rows of what each event counted since the
+ * deltas: the rows' values made what each event counted since the
  * previous record of its CPU (with TASK, of the process, over all CPUs,
- * the records first put in time order). Counts the rows and CPUs.
+ * the records first put in time order), then the rows sorted by time and
+ * CPU. Counts the CPUs.
  */
-static struct row *deltas(struct sbuf *raw, struct prevs *prev, bool task,
-			  int *nrows, int *ncpus)
+static void deltas(struct prevs *prev, bool task, int *ncpus)
 {
-	struct row *in = NULL, *out = NULL;
-	char *line, *text = raw->buf, **f, *copy, num[48];
-	struct sbuf sb;
-	int nin = 0, k, i, nf;
-	u64 *cpus_seen = NULL, cpu, v, *p;
+	unsigned char *seen = NULL;
+	size_t k, nseen = 0;
+	struct row *r;
+	u64 v, *p;
 	s128 d;
+	int i;
 
-	while ((line = next_line(&text))) {
-		in = xrealloc(in, (nin + 1) * sizeof(*in));
-		in[nin].time = leading_u64(line);
-		in[nin].cpu = 0;
-		in[nin].line = line;
-		nin++;
-	}
 	if (task)
-		qsort(in, nin, sizeof(*in), by_time);
-	f = xmalloc((nev + 2) * sizeof(*f));
-	*nrows = 0;
+		qsort(rows.buf, rows.n, rows.size, by_time);
 	*ncpus = 0;
-	for (k = 0; k < nin; k++) {
-		copy = xstrdup(in[k].line);
-		nf = fields(copy, f, nev + 2);
-		if (nf != nev + 2 || !all_digits(f[0]) || !all_digits(f[1])) {
-			warn("warning: a malformed record: %s", in[k].line);
-			free(copy);
-			continue;
-		}
-		cpu = leading_u64(f[1]);
-		memset(&sb, 0, sizeof(sb));
-		sb_printf(&sb, "%s %s", f[0], f[1]);
+	for (k = 0; k < rows.n; k++) {
+		r = row_at(k);
 		for (i = 0; i < nev; i++) {
-			if (!strcmp(f[i + 2], "-")) {
-				sb_add(&sb, " -", 2);
+			if (missing(r)[i / 64] & (1ULL << (i % 64)))
 				continue;
-			}
-			v = leading_u64(f[i + 2]);
-			p = prev_of(prev, task ? 0 : cpu, i);
+			v = (u64)r->v[i];
+			p = prev_of(prev, task ? 0 : r->cpu, i);
 			d = (s128)v - (s128)*p;
 			*p = v;
 			ev[i].sum += d;
-			sb_printf(&sb, " %s", fmt_s128(num, d));
+			r->v[i] = (s64)d;
 		}
-		out = xrealloc(out, (*nrows + 1) * sizeof(*out));
-		out[*nrows].time = leading_u64(f[0]);
-		out[*nrows].cpu = cpu;
-		out[*nrows].line = sb.buf;
-		(*nrows)++;
-		for (i = 0; i < *ncpus && cpus_seen[i] != cpu; i++)
-			;
-		if (i == *ncpus) {
-			cpus_seen = xrealloc(cpus_seen, (*ncpus + 1) * sizeof(*cpus_seen));
-			cpus_seen[(*ncpus)++] = cpu;
+		if (r->cpu / 8 >= nseen) {
+			size_t n = r->cpu / 8 + 1;
+
+			seen = xrealloc(seen, n);
+			memset(seen + nseen, 0, n - nseen);
+			nseen = n;
 		}
-		free(copy);
+		if (!(seen[r->cpu / 8] & (1 << (r->cpu % 8)))) {
+			seen[r->cpu / 8] |= 1 << (r->cpu % 8);
+			(*ncpus)++;
+		}
 	}
-	qsort(out, *nrows, sizeof(*out), by_time_cpu);
-	free(cpus_seen);
-	free(f);
-	free(in);
-	return out;
+	free(seen);
+	qsort(rows.buf, rows.n, rows.size, by_time);
 }
 
-/* write_csv: the header and ROWS to F */
-static void write_csv(FILE *f, const struct row *rows, int nrows)
+/* write_csv: the header and the rows to F */
+static void write_csv(FILE *f)
 {
-	char *copy, **w;
+	struct row *r;
 	const char *p;
-	int k, i;
+	size_t k;
+	u64 t0;
+	int i;
 
 	fputs("time,cpu", f);
 	for (i = 0; i < nev; i++) {
@@ -284,18 +368,19 @@ static void write_csv(FILE *f, const struct row *rows, int nrows)
 		fputc('"', f);
 	}
 	fputc('\n', f);
-	w = xmalloc((nev + 2) * sizeof(*w));
-	for (k = 0; k < nrows; k++) {
-		copy = xstrdup(rows[k].line);
-		fields(copy, w, nev + 2);
+	t0 = rows.n ? row_at(0)->time : 0;
+	for (k = 0; k < rows.n; k++) {
+		r = row_at(k);
 		/* seconds since the first record, as printf's %.6f rounds them */
-		fprintf(f, "%.6f,%s", (double)(rows[k].time - rows[0].time) / 1e9, w[1]);
-		for (i = 0; i < nev; i++)
-			fprintf(f, ",%s", strcmp(w[i + 2], "-") ? w[i + 2] : "");
+		fprintf(f, "%.6f,%u", (double)(r->time - t0) / 1e9, r->cpu);
+		for (i = 0; i < nev; i++) {
+			if (missing(r)[i / 64] & (1ULL << (i % 64)))
+				fputs(",", f);
+			else
+				fprintf(f, ",%lld", (long long)r->v[i]);
+		}
 		fputc('\n', f);
-		free(copy);
 	}
-	free(w);
 }
 
 /* base: a NAMEd counter's values per CPU now, where its deltas start */
@@ -303,14 +388,18 @@ static bool base(struct prevs *prev, int i)
 {
 	char *path = dbg_path("counters/%s/percpu", ev[i].name), *s, *line;
 	char *save = NULL, *f[2];
+	u64 cpu, v;
 
 	s = read_text(path);
 	free(path);
 	if (!s)
 		return false;
-	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (fields(line, f, 2) >= 2)
-			*prev_of(prev, leading_u64(f[0]), i) = leading_u64(f[1]);
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (fields(line, f, 2) < 2)
+			continue;
+		if (parse_u64(f[0], &cpu) && cpu < CPU_LIMIT && count(f[1], &v))
+			*prev_of(prev, cpu, i) = v;
+	}
 	free(s);
 	return true;
 }
@@ -323,13 +412,13 @@ int cmd_record(int argc, char **argv)
 {
 	const char *ival = "", *nrec = "", *out = NULL, *secs = NULL, *pidarg = NULL;
 	char *series, *cmd, *why, *spec, *dir, *wrap, *dropped, *skipped, *p;
-	struct sbuf raw = { 0 }, last = { 0 }, sb = { 0 };
+	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
 	struct prevs prev = { 0 }, task = { 0 };
 	u64 ns, records = 0, tns = 0, deadline, next_drain, t0, *cpus;
-	int i, n = 0, rc = 0, ncpus, nrows, nrcpus, status;
+	int i, n = 0, rc = 0, ncpus, nrcpus, status;
 	bool named_only = true;
-	struct row *rows;
+	size_t from;
 	pid_t pid = 0, child;
 	char num[48];
 	FILE *f;
@@ -395,6 +484,7 @@ int cmd_record(int argc, char **argv)
 		die("record needs -I INTERVAL (e.g. -I 10ms)");
 	if (!nev)
 		die("no counters: name one, or an event with -e");
+	rows_init();
 	if (!all_digits(nrec))
 		die("-r takes a number");
 	if (secs && !seconds_ns(secs, &tns))
@@ -408,7 +498,8 @@ int cmd_record(int argc, char **argv)
 
 		if (argc)
 			die("-p is for a recording without COMMAND");
-		if (!parse_u64(pidarg, &v) || v > INT32_MAX || kill((pid_t)v, 0) < 0)
+		/* (kill(0, 0) would find perfkstat's own process group) */
+		if (!parse_u64(pidarg, &v) || !v || v > INT32_MAX || kill((pid_t)v, 0) < 0)
 			die("-p %s: no such process", pidarg);
 		pid = (pid_t)v;
 		if (named_only)
@@ -479,8 +570,10 @@ int cmd_record(int argc, char **argv)
 		sb_printf(&sb, ",records=%llu", (unsigned long long)records);
 	for (i = 0; i < nev; i++)
 		sb_printf(&sb, " %s", ev[i].name);
-	if (ctl(sb.buf, false))
+	if (ctl(sb.buf, false)) {
+		temp_drop(series);
 		exit(1);
+	}
 	sb_free(&sb);
 	if (!ns)
 		die("-I %s: not understood", ival);
@@ -512,7 +605,7 @@ int cmd_record(int argc, char **argv)
 		defer_signals(true);
 		child = run_command(argv);
 		for (;;) {
-			drain(&raw);
+			drain();
 			if (waitpid(child, &status, WNOHANG) == child) {
 				rc = WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
 					WEXITSTATUS(status);
@@ -531,7 +624,7 @@ int cmd_record(int argc, char **argv)
 			if (secs && now >= deadline)
 				break;
 			if (now >= next_drain) {
-				drain(&raw);
+				drain();
 				next_drain = now + DRAIN_NS;
 			}
 			if (next_drain - now < step)
@@ -552,7 +645,7 @@ int cmd_record(int argc, char **argv)
 			exit(1);
 		free(cmd);
 	}
-	drain(&raw);
+	drain();
 	/*
 	 * 10 s and 10 intervals at most, in steps of 50 ms: a timer comes
 	 * late on a loaded or emulated machine, and waiting for it costs only
@@ -564,21 +657,22 @@ int cmd_record(int argc, char **argv)
 	t0 = mono_ns();
 	deadline = ns > (UINT64_MAX - t0 - 10 * NSEC) / 10 ? UINT64_MAX :
 		t0 + 10 * NSEC + 10 * ns;
+	from = rows.n;
 	if (pid) {
 		sleep_ns(50000000);
-		drain(&last);
+		drain();
 	} else {
-		while (!settled(&last, cpus, ncpus)) {
+		while (!settled(from, cpus, ncpus)) {
 			if (mono_ns() > deadline) {
 				warn("warning: a CPU did not record after the counters stopped");
 				break;
 			}
 			sleep_ns(50000000);
-			drain(&last);
+			/* no series, no waiting for its records */
+			if (!drain())
+				break;
 		}
 	}
-	if (last.len)
-		sb_add(&raw, last.buf, last.len);
 	p = dbg_path("series/%s/dropped", series);
 	dropped = read_text(p);
 	free(p);
@@ -598,21 +692,21 @@ int cmd_record(int argc, char **argv)
 	 * Deltas per CPU in record order (of a process: in time order, over
 	 * all CPUs), then sorted by time and CPU.
 	 */
-	rows = deltas(&raw, pid ? &task : &prev, pid != 0, &nrows, &nrcpus);
+	deltas(pid ? &task : &prev, pid != 0, &nrcpus);
 	if (out) {
 		f = fopen(out, "w");
 		if (!f)
 			die("could not write %s: %s", out, strerror(errno));
-		write_csv(f, rows, nrows);
+		write_csv(f);
 		if (fclose(f) == EOF)
 			die("could not write %s: %s", out, strerror(errno));
 	} else {
-		write_csv(stdout, rows, nrows);
+		write_csv(stdout);
 		flush_stdout();
 	}
 
 	/* the summary; a temporary counter's total is its value */
-	warn("%d records, %d CPUs, %s dropped, %s intervals skipped", nrows, nrcpus,
+	warn("%zu records, %d CPUs, %s dropped, %s intervals skipped", rows.n, nrcpus,
 	     dropped ? dropped : "", skipped ? skipped : "");
 	for (i = 0; i < nev; i++) {
 		fmt_s128(num, ev[i].sum);

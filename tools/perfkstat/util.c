@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Small helpers the subcommands share: messages and exits, memory, files,
- * numbers, clocks, and running a command with the signals perfkstat
- * catches.
+ * numbers, clocks.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -218,15 +215,21 @@ bool parse_u64(const char *s, u64 *v)
 	return true;
 }
 
-/* leading_u64: the number S starts with, as awk reads one (0 if none) */
+/*
+ * leading_u64: the number S starts with, as awk reads one (0 if none),
+ * UINT64_MAX if it is larger
+ */
 u64 leading_u64(const char *s)
 {
 	u64 n = 0;
 
 	while (*s == ' ' || *s == '\t')
 		s++;
-	for (; *s >= '0' && *s <= '9'; s++)
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > (UINT64_MAX - (*s - '0')) / 10)
+			return UINT64_MAX;
 		n = 10 * n + (*s - '0');
+	}
 	return n;
 }
 
@@ -365,111 +368,4 @@ void flush_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
 		die("standard output: %s", strerror(errno));
-}
-
-/*
- * Signals. A caught HUP, INT, PIPE, QUIT or TERM ends perfkstat with
- * 128 + the signal after cleanup() deleted its temporaries, at once, or,
- * while a command it runs in the foreground is going, when that command
- * ends (as a shell's trap waits for its foreground command). record's
- * SIGINT while it records only ends the recording. The flags are read and
- * written with atomic builtins: the handler interrupts the main code.
- */
-static int deferring, pending, int_stopping, stopping;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGINT && __atomic_load_n(&int_stopping, __ATOMIC_SEQ_CST)) {
-		__atomic_store_n(&stopping, 1, __ATOMIC_SEQ_CST);
-		return;
-	}
-	if (__atomic_load_n(&deferring, __ATOMIC_SEQ_CST)) {
-		if (!__atomic_load_n(&pending, __ATOMIC_SEQ_CST))
-			__atomic_store_n(&pending, sig, __ATOMIC_SEQ_CST);
-		return;
-	}
-	cleanup();
-	_exit(128 + sig);
-}
-
-void catch_signals(bool pipe, bool quit)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (pipe)
-		sigaction(SIGPIPE, &sa, NULL);
-	if (quit)
-		sigaction(SIGQUIT, &sa, NULL);
-}
-
-/* defer_signals: from ON until off, a signal waits; off acts on it */
-void defer_signals(bool on)
-{
-	int sig;
-
-	__atomic_store_n(&deferring, on, __ATOMIC_SEQ_CST);
-	if (on)
-		return;
-	sig = __atomic_exchange_n(&pending, 0, __ATOMIC_SEQ_CST);
-	if (sig) {
-		cleanup();
-		_exit(128 + sig);
-	}
-}
-
-void int_stops(bool on)
-{
-	__atomic_store_n(&int_stopping, on, __ATOMIC_SEQ_CST);
-}
-
-bool stop_requested(void)
-{
-	return __atomic_load_n(&stopping, __ATOMIC_SEQ_CST);
-}
-
-/*
- * run_command: start ARGV (searched in PATH) with the signal dispositions
- * perfkstat was given; 127 when it cannot be found, 126 when it cannot be
- * run, as a shell says.
- */
-pid_t run_command(char **argv)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-	pid_t pid;
-
-	flush_stdout();
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		die("fork: %s", strerror(errno));
-	if (pid)
-		return pid;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGPIPE, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
-	sigemptyset(&sa.sa_mask);
-	sigprocmask(SIG_SETMASK, &sa.sa_mask, NULL);
-	execvp(argv[0], argv);
-	dprintf(2, ME ": %s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
-/* wait_command: PID's exit status, or 128 + the signal that ended it */
-int wait_command(pid_t pid)
-{
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid: %s", strerror(errno));
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A command counted from its exec, as perf stat's workload: forked
- * first, waiting on a pipe while its counters are made on its pid, then
- * let go to exec. An exec that fails says why through a second pipe,
- * closed on a successful exec.
+ * first (with the signals perfkstat was given, see fork_command()),
+ * waiting on a pipe while its counters are made on its pid, then let go
+ * to exec. An exec that fails says why through a second pipe, closed on a
+ * successful exec.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,18 +17,12 @@
 
 pid_t workload_prepare(struct workload *w, char **argv)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	int go[2], err[2], e;
-	sigset_t none;
 	char c;
 
 	if (pipe2(go, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
-	flush_stdout();
-	fflush(stderr);
-	w->pid = fork();
-	if (w->pid < 0)
-		die("fork: %s", strerror(errno));
+	w->pid = fork_command();
 	if (w->pid) {
 		close(go[0]);
 		close(err[1]);
@@ -38,16 +32,7 @@ pid_t workload_prepare(struct workload *w, char **argv)
 	}
 	close(go[1]);
 	close(err[0]);
-	sigemptyset(&dfl.sa_mask);
-	sigaction(SIGHUP, &dfl, NULL);
-	sigaction(SIGINT, &dfl, NULL);
-	sigaction(SIGTERM, &dfl, NULL);
-	sigaction(SIGPIPE, &dfl, NULL);
-	sigaction(SIGQUIT, &dfl, NULL);
-	sigaction(SIGCHLD, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* perfkstat died before it let us go: nothing to run */
+	/* perfkstat ended before it let the command go: nothing to run */
 	if (read(go[0], &c, 1) != 1)
 		_exit(127);
 	execvp(argv[0], argv);
