@@ -111,7 +111,8 @@ static int check_config(const struct perfkmod_config *cfg)
 	if (cfg->target == PERFKMOD_TARGET_CPU ? cfg->cpu < 0 : cfg->cpu)
 		return -EINVAL;
 	if (cfg->target == PERFKMOD_TARGET_TASK ?
-	    !cfg->task == !cfg->pid : cfg->task || cfg->pid || cfg->inherit)
+	    !cfg->task == !cfg->pid :
+	    cfg->task || cfg->pid || cfg->inherit || cfg->enable_on_exec)
 		return -EINVAL;
 	if (cfg->type != PERF_TYPE_BREAKPOINT &&
 	    (cfg->bp_addr || cfg->bp_len || cfg->bp_type))
@@ -121,6 +122,12 @@ static int check_config(const struct perfkmod_config *cfg)
 	 * it was inherited to: children forked while it is off never count.
 	 */
 	if (cfg->target == PERFKMOD_TARGET_TASK && cfg->inherit && cfg->disabled)
+		return -EINVAL;
+	/*
+	 * enable_on_exec makes it off until the exec; disabled would say that
+	 * perfkmod_counter_enable() starts it: one or the other.
+	 */
+	if (cfg->enable_on_exec && cfg->disabled)
 		return -EINVAL;
 	/*
 	 * arm64 steps over a watched instruction only for perf's default
@@ -148,7 +155,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	if (!c)
 		return ERR_PTR(-ENOMEM);
 	c->config = *config;
-	c->enabled = !config->disabled;
+	/* an enable_on_exec counter's exec enables it, perf's doing */
+	c->enabled = !config->disabled && !config->enable_on_exec;
 	c->owner = owner;
 	mutex_init(&c->sync_lock);
 	mutex_init(&c->lock);

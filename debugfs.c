@@ -6,6 +6,7 @@
  *	last_error		0400 why the last command failed
  *	summary			0400 every counter, a table for people
  *	metrics			0400 every counter, Prometheus text format
+ *	list			0400 every counter, raw numbers for programs
  *	events			0400 which named events this machine can create
  *	counters/NAME/value	0400 the count
  *	counters/NAME/stat	0400 value, enabled ns, running ns, scaled, state

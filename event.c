@@ -47,6 +47,7 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 		attr->wakeup_events = 1;
 	attr->precise_ip = cfg->precise_ip;
 	attr->inherit = cfg->inherit;
+	attr->enable_on_exec = cfg->enable_on_exec;
 	attr->pinned = cfg->pinned;
 	attr->exclusive = cfg->exclusive;
 	attr->exclude_user = cfg->exclude_user;
@@ -61,7 +62,9 @@ static void config_to_attr(const struct perfkmod_config *cfg,
  * event is made disabled and checked before it is enabled: a frequency
  * event starts at period 1 and would overflow at once, before a check could
  * refuse it (an inherited task counter is the exception, see below). A
- * counting event, which no check refuses, is made in its final state.
+ * counting event, which no check refuses, is made in its final state. An
+ * event made for enable_on_exec is made disabled (@disabled) and stays so:
+ * the task's exec enables it, perhaps before the checks end.
  */
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled)
@@ -74,7 +77,9 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 	config_to_attr(&c->config, &attr);
 	/*
 	 * Except with inherit: children inherit the state the event has when
-	 * they fork, and perf_event_enable() does not reach them.
+	 * they fork, and perf_event_enable() does not reach them (with
+	 * enable_on_exec, @disabled: the children forked after the exec
+	 * inherit the event the exec enabled).
 	 */
 	attr.disabled = disabled || (sampling && !(task && c->config.inherit));
 	event = perf_event_create_kernel_counter(&attr, cpu, task, sampling ?
@@ -93,11 +98,12 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 	if (err) {
 		perf_event_release_kernel(event);
 		/*
-		 * An inherited event was live: an overflow may still be in the
-		 * trampoline (see perfkmod_counter_release()). Any other was
-		 * never enabled.
+		 * An inherited event was live, an enable_on_exec one may have
+		 * been enabled by an exec meanwhile: an overflow may still be
+		 * in the trampoline (see perfkmod_counter_release()). Any other
+		 * was never enabled.
 		 */
-		if (sampling && !attr.disabled)
+		if (sampling && (!attr.disabled || attr.enable_on_exec))
 			synchronize_rcu();
 		return ERR_PTR(err);
 	}

@@ -15,6 +15,7 @@
  *	OPTION   := "period=" N | "freq=" N | "cpu=" N | "pid=" N
  *		  | "precise=" N | "config=" N | "config1=" N | "config2=" N
  *		  | "pinned" | "exclusive" | "inherit" | "disabled"
+ *		  | "enable_on_exec"
  *
  * Documentation/perfkmod.rst has the details and examples.
  */
@@ -328,7 +329,7 @@ static int parse_event(char *s, struct perfkmod_config *cfg)
 enum option {
 	OPT_PERIOD, OPT_FREQ, OPT_CPU, OPT_PID, OPT_PRECISE, OPT_CONFIG,
 	OPT_CONFIG1, OPT_CONFIG2, OPT_PINNED, OPT_EXCLUSIVE, OPT_INHERIT,
-	OPT_DISABLED, OPT_COUNT
+	OPT_DISABLED, OPT_ENABLE_ON_EXEC, OPT_COUNT
 };
 
 static const char * const option_names[] = {
@@ -337,6 +338,7 @@ static const char * const option_names[] = {
 	[OPT_CONFIG1] = "config1", [OPT_CONFIG2] = "config2",
 	[OPT_PINNED] = "pinned", [OPT_EXCLUSIVE] = "exclusive",
 	[OPT_INHERIT] = "inherit", [OPT_DISABLED] = "disabled",
+	[OPT_ENABLE_ON_EXEC] = "enable_on_exec",
 };
 
 static_assert(ARRAY_SIZE(option_names) == OPT_COUNT);
@@ -427,6 +429,9 @@ static int parse_option(char *s, struct perfkmod_config *cfg, bool pmu,
 	case OPT_DISABLED:
 		cfg->disabled = true;
 		break;
+	case OPT_ENABLE_ON_EXEC:
+		cfg->enable_on_exec = true;
+		break;
 	}
 	return err;
 }
@@ -467,6 +472,9 @@ int perfkmod_parse(const char *spec, struct perfkmod_config *config)
 	if (cfg.sample_period && cfg.sample_freq)
 		return -EINVAL;
 	if (test_bit(OPT_CPU, seen) && test_bit(OPT_PID, seen))
+		return -EINVAL;
+	/* off until the exec, or off until enabled: not both */
+	if (cfg.enable_on_exec && cfg.disabled)
 		return -EINVAL;
 
 	*config = cfg;

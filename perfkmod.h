@@ -101,8 +101,9 @@ enum perfkmod_target {
  *	callbacks; a counter with neither only counts.
  * @precise_ip: skid constraint, 0 (any skid) to 3 (none), as perf's.
  * @target: see &enum perfkmod_target. The fields of a target are @cpu
- *	(%PERFKMOD_TARGET_CPU), and @task or @pid, and @inherit
- *	(%PERFKMOD_TARGET_TASK); the bp_* fields are %PERF_TYPE_BREAKPOINT's.
+ *	(%PERFKMOD_TARGET_CPU), and @task or @pid, @inherit and
+ *	@enable_on_exec (%PERFKMOD_TARGET_TASK); the bp_* fields are
+ *	%PERF_TYPE_BREAKPOINT's.
  *	Any of them set for another target or type (a @cpu with the zero
  *	target, which is all CPUs) is refused with -%EINVAL, not ignored.
  * @cpu: %PERFKMOD_TARGET_CPU: the CPU.
@@ -115,7 +116,21 @@ enum perfkmod_target {
  *	perf's kernel interface reaches the task's own event only: disable,
  *	stop, refresh and a new period act on the task and on the children
  *	it forks afterwards, while children already running go on as they
- *	were, and a read includes them. Not with @disabled (-%EINVAL).
+ *	were, and a read includes them. Not with @disabled (-%EINVAL); with
+ *	@enable_on_exec, yes.
+ * @enable_on_exec: a task counter starts off, and perf turns it on when
+ *	the task next calls execve() (perf's attr.enable_on_exec): how a tool
+ *	counts a command from its exec, as perf stat does (fork; the child
+ *	waits; the counter is made on the child's pid; the child execs).
+ *	Until that exec the counter is %PERFKMOD_STATE_OFF and counts
+ *	nothing; then %PERFKMOD_STATE_ACTIVE. Only the first exec turns it
+ *	on. With @inherit the children the task forks after the exec count
+ *	from their start (they inherit the event on), those it forks before
+ *	from their own exec. perfkmod_counter_enable() before the exec turns
+ *	it on at once; perfkmod_counter_disable() before the exec does not
+ *	cancel the exec's (as in perf). A sampling counter takes it too: its
+ *	overflows begin at the exec. Task counters only, and not with
+ *	@disabled (-%EINVAL).
  * @pinned: always on the PMU; when it cannot be, the counter stops in
  *	%PERFKMOD_STATE_ERROR.
  * @exclusive: alone on the PMU whenever it is on it.
@@ -141,6 +156,7 @@ struct perfkmod_config {
 	pid_t pid;
 	bool disabled;
 	bool inherit;
+	bool enable_on_exec;
 	bool pinned;
 	bool exclusive;
 	bool exclude_user;
@@ -821,7 +837,7 @@ u64 perfkmod_series_skipped(struct perfkmod_series *series);
  * %PERFKMOD_SPEC_MAX bytes of stack.
  * Return: 0; -%EINVAL for malformed text, an unknown name or option, an
  * option given twice, or options that cannot go together (period and freq,
- * cpu and pid); -%ERANGE for a number out of range; -%E2BIG for a spec
+ * cpu and pid, enable_on_exec and disabled); -%ERANGE for a number out of range; -%E2BIG for a spec
  * longer than %PERFKMOD_SPEC_MAX.
  */
 int perfkmod_parse(const char *spec, struct perfkmod_config *config);

@@ -479,6 +479,12 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_read);
 
+/* The u64 at @offset in @cpu's struct perfkmod_series_cpu. */
+static u64 cpu_u64(struct perfkmod_series *s, int cpu, size_t offset)
+{
+	return READ_ONCE(*(u64 *)((void *)per_cpu_ptr(s->cpus, cpu) + offset));
+}
+
 /* The u64 at @offset in each CPU's struct perfkmod_series_cpu, summed. */
 static u64 sum_cpus(struct perfkmod_series *s, size_t offset)
 {
@@ -486,8 +492,7 @@ static u64 sum_cpus(struct perfkmod_series *s, size_t offset)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*(u64 *)((void *)per_cpu_ptr(s->cpus, cpu) +
-					  offset));
+		sum += cpu_u64(s, cpu, offset);
 	return sum;
 }
 
@@ -517,7 +522,7 @@ EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
  */
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu)
 {
-	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->dropped);
+	return cpu_u64(s, cpu, offsetof(struct perfkmod_series_cpu, dropped));
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
 
@@ -533,7 +538,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
  */
 u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu)
 {
-	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->skipped);
+	return cpu_u64(s, cpu, offsetof(struct perfkmod_series_cpu, skipped));
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_skipped_on);
 #endif

@@ -409,6 +409,155 @@ static const struct file_operations metrics_fops = {
 	.release = single_release,
 };
 
+/*
+ * list: every named counter in one read, raw numbers for programs, a line
+ * each (Documentation/perfkmod.rst has the format):
+ *
+ *	NAME TARGET STATE VALUE SCALED ENABLED_NS RUNNING_NS OVERFLOWS
+ *	THROTTLED DROPPED REQUEUED SPEC
+ *
+ * after a header line that names the fields. Everything summary and
+ * metrics show follows from it. One show under perfkmod_named_mutex, as
+ * theirs: one consistent listing. Each line is written straight into the
+ * seq_file's buffer (seq_get_buf()), sized at open for the show to run
+ * once, with nothing through seq_printf() and no padding: a line costs its
+ * counter's read and state, its copies and its digits, and the digits
+ * cost most (docs/BENCHMARKS.md).
+ */
+#define LIST_HEADER	"# NAME TARGET STATE VALUE SCALED ENABLED_NS RUNNING_NS OVERFLOWS THROTTLED DROPPED REQUEUED SPEC\n"
+
+/*
+ * A line's most but its name and spec: the target ("cpu=" and an int's 10
+ * digits), the state (6), eight u64s of 20 digits, 11 blanks and the
+ * newline; and a byte that must stay free, or seq_file takes the buffer
+ * for overflowed.
+ */
+#define LIST_LINE_FIXED	(4 + 10 + 6 + 8 * 20 + 11 + 1 + 1)
+
+/* How many digits @v has in decimal. */
+static __always_inline unsigned int dec_len(u64 v)
+{
+	static const u64 pow10[] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+		10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+		100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+		100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* log10(2) is about 1233 / 4096: @v has @t or @t + 1 digits */
+	unsigned int t = (fls64(v) * 1233) >> 12;
+
+	/* v | 1: 0 has a digit, and no other number changes its count */
+	return t + ((v | 1) >= pow10[t]);
+}
+
+/* @v and a blank at @p; returns the end. */
+static __always_inline char *put_field(char *p, u64 v)
+{
+	char *end = p + dec_len(v);
+
+	perfkmod_dec_u64(end, v);
+	*end = ' ';
+	return end + 1;
+}
+
+/*
+ * @n's line at the end of @m's buffer. Returns false, with @m marked as
+ * overflowed, when the buffer lacks room for it (a counter added since the
+ * open): seq_file runs the show again in a buffer twice as large.
+ */
+static bool list_line(struct seq_file *m, struct perfkmod_named *n)
+{
+	const struct perfkmod_config *cfg = perfkmod_counter_config(n->counter);
+	size_t name_len = strlen(n->name), spec_len = strlen(n->spec);
+	struct perfkmod_value val;
+	struct perfkmod_stats st;
+	const char *state;
+	char *buf, *p;
+
+	if (seq_get_buf(m, &buf) <= LIST_LINE_FIXED + name_len + spec_len) {
+		seq_commit(m, -1);
+		return false;
+	}
+	perfkmod_counter_read(n->counter, &val);
+	state = perfkmod_state_name(perfkmod_counter_state(n->counter));
+	memcpy(buf, n->name, name_len);
+	p = buf + name_len;
+	*p++ = ' ';
+	switch (cfg->target) {
+	case PERFKMOD_TARGET_CPU:
+		memcpy(p, "cpu=", 4);
+		p = put_field(p + 4, cfg->cpu);
+		break;
+	case PERFKMOD_TARGET_TASK:
+		memcpy(p, "pid=", 4);
+		p = put_field(p + 4, cfg->pid);
+		break;
+	default:
+		memcpy(p, "all ", 4);
+		p += 4;
+		break;
+	}
+	p = put_str(p, state);
+	*p++ = ' ';
+	p = put_field(p, val.value);
+	p = put_field(p, val.scaled);
+	p = put_field(p, val.enabled);
+	p = put_field(p, val.running);
+	if (perfkmod_is_sampling(n->counter)) {
+		perfkmod_counter_stats(n->counter, &st);
+		p = put_field(p, st.overflows);
+		p = put_field(p, st.throttled);
+		p = put_field(p, st.dropped);
+		p = put_field(p, st.requeued);
+	} else {
+		memcpy(p, "- - - - ", 8);
+		p += 8;
+	}
+	memcpy(p, n->spec, spec_len);
+	p += spec_len;
+	*p++ = '\n';
+	seq_commit(m, p - buf);
+	return true;
+}
+
+static int list_show(struct seq_file *m, void *v)
+{
+	struct perfkmod_named *n;
+
+	seq_puts(m, LIST_HEADER);
+	/* the spec of a counter changes under both locks: the mutex is enough */
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		if (!list_line(m, n))
+			break;
+	mutex_unlock(&perfkmod_named_mutex);
+	return 0;
+}
+
+/* Sized at open, as summary is, for the show to run once. */
+static int list_open(struct inode *inode, struct file *file)
+{
+	struct perfkmod_named *n;
+	size_t size = sizeof(LIST_HEADER);
+
+	/* the spec of a counter changes under both locks: the mutex is enough */
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		size += LIST_LINE_FIXED + strlen(n->name) + strlen(n->spec);
+	mutex_unlock(&perfkmod_named_mutex);
+	return single_open_size(file, list_show, NULL, size);
+}
+
+static const struct file_operations list_fops = {
+	.owner = THIS_MODULE,
+	.open = list_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 /* The named events of the grammar that events probes (perf's names). */
 static const char * const probe_events[] = {
 	"cycles", "instructions", "cache-references", "cache-misses",
@@ -483,5 +632,6 @@ void perfkmod_toplevel_init(void)
 	perfkmod_debugfs_file("last_error", 0400, &last_error_fops);
 	perfkmod_debugfs_file("summary", 0400, &summary_fops);
 	perfkmod_debugfs_file("metrics", 0400, &metrics_fops);
+	perfkmod_debugfs_file("list", 0400, &list_fops);
 	perfkmod_debugfs_file("events", 0400, &events_fops);
 }

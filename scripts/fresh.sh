@@ -183,8 +183,13 @@ make_root() {
 
 mkdir -p "$dir"
 rm -f "$dir"/*.log
+# Output is piped (make check tees it): when the reader is gone, as when
+# make check is stopped, a write must not end this script before cleanup
+# has taken the root's mounts away. SIGPIPE is caught, not ignored, so
+# that the steps' programs keep its default.
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'trap "" PIPE; exit 130' INT TERM
+trap 'trap "" PIPE; exit 141' PIPE
 cleanup
 [ "$(id -u)" = 0 ] || {
 	for t in root demo shell lint distro; do

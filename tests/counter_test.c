@@ -361,6 +361,13 @@ static void create_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&no_pmu)), -ENOENT);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
 			-EINVAL);
+	/* off until the exec, or off until enabled: one or the other */
+	inherit_off.enable_on_exec = true;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
+			-EINVAL);
+	inherit_off.inherit = false;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_counter_create(&inherit_off)),
+			-EINVAL);
 }
 
 /*
@@ -379,9 +386,11 @@ static void unused_fields_refused(struct kunit *test)
 		{ .pid = 1 },
 		{ .task = current },
 		{ .inherit = true },
+		{ .enable_on_exec = true },
 		{ .target = PERFKMOD_TARGET_CPU, .pid = 1 },
 		{ .target = PERFKMOD_TARGET_CPU, .task = current },
 		{ .target = PERFKMOD_TARGET_CPU, .inherit = true },
+		{ .target = PERFKMOD_TARGET_CPU, .enable_on_exec = true },
 		{ .target = PERFKMOD_TARGET_TASK, .task = current, .cpu = 1 },
 		/* which task: both named, or neither */
 		{ .target = PERFKMOD_TARGET_TASK, .task = current,
@@ -410,6 +419,169 @@ static void unused_fields_refused(struct kunit *test)
 	ok.task = current;
 	ok.inherit = true;
 	test_create(test, &ok);
+	ok.enable_on_exec = true;
+	test_create(test, &ok);
+}
+
+/* What a counter made in a helper before its exec saw (enable_on_exec). */
+struct exec_count {
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	enum perfkmod_state before;
+	u64 value_before;
+	u64 overflows_before;
+};
+
+/* The overflows of @c so far. */
+static u64 overflows(struct perfkmod_counter *c)
+{
+	struct perfkmod_stats st;
+
+	perfkmod_counter_stats(c, &st);
+	return st.overflows;
+}
+
+/*
+ * Runs in the helper's task between its fork and its exec: the counter is
+ * made on the task itself, as a tool makes it on a child that waits.
+ */
+static int exec_count_init(struct subprocess_info *info, struct cred *new)
+{
+	struct exec_count *ec = info->data;
+
+	ec->cfg.task = current;
+	ec->c = perfkmod_counter_create(&ec->cfg);
+	if (IS_ERR(ec->c))
+		return PTR_ERR(ec->c);
+	ec->before = perfkmod_counter_state(ec->c);
+	ec->value_before = test_value(ec->c);
+	if (perfkmod_config_samples(&ec->cfg))
+		ec->overflows_before = overflows(ec->c);
+	return 0;
+}
+
+/*
+ * Run "/bin/busybox true" with a counter of @cfg made in it before its
+ * exec, and wait for it to end; the counter is released at the end of the
+ * case. Returns it, or NULL having failed the case.
+ */
+static struct perfkmod_counter *exec_counted(struct kunit *test,
+					     struct exec_count *ec,
+					     const struct perfkmod_config *cfg)
+{
+	struct subprocess_info *info;
+	char **argv;
+	int err;
+
+	ec->cfg = *cfg;
+	ec->c = NULL;
+	argv = argv_split(GFP_KERNEL, "/bin/busybox true", NULL);
+	if (!argv) {
+		KUNIT_FAIL(test, "argv_split: out of memory");
+		return NULL;
+	}
+	info = call_usermodehelper_setup(argv[0], argv, NULL, GFP_KERNEL,
+					 exec_count_init, NULL, ec);
+	err = info ? call_usermodehelper_exec(info, UMH_WAIT_PROC) : -ENOMEM;
+	argv_free(argv);
+	if (!IS_ERR_OR_NULL(ec->c))
+		test_release_at_end(test, ec->c);
+	if (err) {
+		KUNIT_FAIL(test, "the helper: %d, the counter: %pe", err, ec->c);
+		return NULL;
+	}
+	return ec->c;
+}
+
+/*
+ * enable_on_exec: a counter made on a task before its exec is off (counts
+ * nothing) until the exec, then counts what the new program does, with
+ * and without inherit, counting and sampling; without it, a counter made
+ * disabled stays at 0 through the same exec.
+ */
+static void enable_on_exec_counts_from_exec(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.target = PERFKMOD_TARGET_TASK,
+		.enable_on_exec = true,
+	};
+	struct perfkmod_counter *c;
+	struct exec_count ec;
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		cfg.inherit = i == 1;
+		cfg.sample_period = i == 2 ? 1 : 0;
+		c = exec_counted(test, &ec, &cfg);
+		if (!c)
+			return;
+		KUNIT_EXPECT_EQ_MSG(test, ec.before, PERFKMOD_STATE_OFF,
+				    "inherit %d period %llu", cfg.inherit,
+				    cfg.sample_period);
+		KUNIT_EXPECT_EQ(test, ec.value_before, 0);
+		KUNIT_EXPECT_GT_MSG(test, test_value(c), 0,
+				    "inherit %d period %llu", cfg.inherit,
+				    cfg.sample_period);
+		KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c),
+				PERFKMOD_STATE_EXIT);
+		if (cfg.sample_period) {
+			KUNIT_EXPECT_EQ(test, ec.overflows_before, 0);
+			KUNIT_EXPECT_GT(test, overflows(c), 0);
+			KUNIT_EXPECT_LE(test, overflows(c), test_value(c));
+		}
+		kunit_info(test, "inherit %d period %llu: %llu page faults from the exec",
+			   cfg.inherit, cfg.sample_period, test_value(c));
+	}
+
+	/* the control: made disabled, the same exec turns nothing on */
+	cfg.enable_on_exec = false;
+	cfg.sample_period = 0;
+	cfg.inherit = false;
+	cfg.disabled = true;
+	c = exec_counted(test, &ec, &cfg);
+	if (!c)
+		return;
+	KUNIT_EXPECT_EQ(test, ec.before, PERFKMOD_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, test_value(c), 0);
+}
+
+/*
+ * Before its exec an enable_on_exec counter is off, and the control
+ * functions act on it as on any: enable starts it at once, disable stops
+ * it, reset zeroes it. This task never execs.
+ */
+static void enable_on_exec_controls(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.inherit = true,
+		.enable_on_exec = true,
+	};
+	struct perfkmod_counter *c = test_create(test, &cfg);
+	struct perfkmod_value val;
+	u64 v;
+
+	busy_ms(5);
+	perfkmod_counter_read(c, &val);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, val.value, 0);
+	KUNIT_EXPECT_EQ(test, val.enabled, 0);
+	perfkmod_counter_enable(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
+	busy_ms(5);
+	KUNIT_EXPECT_GT(test, test_value(c), 0);
+	perfkmod_counter_disable(c);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_OFF);
+	v = test_value(c);
+	busy_ms(5);
+	KUNIT_EXPECT_EQ(test, test_value(c), v);
+	perfkmod_counter_reset(c);
+	KUNIT_EXPECT_EQ(test, test_value(c), 0);
 }
 
 /* Fill CPU 0's breakpoint slots: the next one is -ENOSPC. */
@@ -675,15 +847,6 @@ static void checked_before_enabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 }
 
-/* The overflows of @c so far. */
-static u64 overflows(struct perfkmod_counter *c)
-{
-	struct perfkmod_stats st;
-
-	perfkmod_counter_stats(c, &st);
-	return st.overflows;
-}
-
 /*
  * task-clock at 100 Hz, then 50 Hz: perf turns an hrtimer event's frequency
  * into a period of 1 s / frequency, so this task's own run time, which
@@ -890,6 +1053,8 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(task_exit),
 	KUNIT_CASE(create_errors),
 	KUNIT_CASE(unused_fields_refused),
+	KUNIT_CASE(enable_on_exec_counts_from_exec),
+	KUNIT_CASE(enable_on_exec_controls),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
 	KUNIT_CASE_SLOW(set_period_cpu_offline),

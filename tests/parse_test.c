@@ -91,6 +91,11 @@ static const struct valid_case valid_cases[] = {
 					    .target = PERFKMOD_TARGET_CPU } },
 	{ "page-faults,pid=4194304", { SW(PAGE_FAULTS), .pid = 4194304,
 				       .target = PERFKMOD_TARGET_TASK } },
+	{ "page-faults,pid=7,inherit,enable_on_exec",
+	  { SW(PAGE_FAULTS), .pid = 7, .target = PERFKMOD_TARGET_TASK,
+	    .inherit = true, .enable_on_exec = true } },
+	{ "cycles,enable_on_exec,period=1000",
+	  { HW(CPU_CYCLES), .sample_period = 1000, .enable_on_exec = true } },
 	{ "cycles,period=0x7fffffffffffffff", { HW(CPU_CYCLES),
 		.sample_period = 0x7fffffffffffffffULL } },
 	{ "cycles,cpu=2147483647", { HW(CPU_CYCLES), .cpu = 2147483647,
@@ -112,6 +117,11 @@ static const struct invalid_case invalid_cases[] = {
 	{ "cycles:u:k", -EINVAL },
 	{ "cycles:pppp", -ERANGE },
 	{ "cycles,period=10,freq=10", -EINVAL },
+	{ "page-faults,pid=7,enable_on_exec,disabled", -EINVAL },
+	{ "page-faults,disabled,enable_on_exec", -EINVAL },
+	{ "page-faults,enable_on_exec=1", -EINVAL },
+	{ "page-faults,enable_on_exec,enable_on_exec", -EINVAL },
+	{ "page-faults,enable-on-exec", -EINVAL },
 	{ "cycles,period=0", -EINVAL },
 	{ "cycles,period=", -EINVAL },
 	{ "cycles,period=abc", -EINVAL },
@@ -193,6 +203,8 @@ static void expect_config(struct kunit *test, const struct perfkmod_config *got,
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pid, (u64)want->pid, "pid");
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->disabled, (u64)want->disabled, "disabled");
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->inherit, (u64)want->inherit, "inherit");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->enable_on_exec, (u64)want->enable_on_exec,
+			    "enable_on_exec");
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pinned, (u64)want->pinned, "pinned");
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclusive, (u64)want->exclusive, "exclusive");
 	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_user, (u64)want->exclude_user,

@@ -198,14 +198,10 @@ static void records_per_interval(struct kunit *test)
 static int next_records(struct kunit *test, struct perfkmod_series *s,
 			int cpu, struct perfkmod_series_record *recs)
 {
-	unsigned long end = jiffies + 30 * HZ;
 	int n;
 
 	drain(test, s, cpu, recs);
-	do {
-		usleep_range(1000, 2000);
-		n = drain(test, s, cpu, recs);
-	} while (!n && time_before(jiffies, end));
+	test_await(30, (n = drain(test, s, cpu, recs)) > 0);
 	KUNIT_EXPECT_GT_MSG(test, n, 0, "no record of CPU %d in 30 s", cpu);
 	return n;
 }

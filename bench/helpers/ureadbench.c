@@ -5,9 +5,9 @@
  *
  * - read() of a perf_event_open() fd of cpu-clock on CPU 0, N times;
  * - when perfkmod's debugfs counters exist (control, counters/NAME/value,
- *   summary, metrics): pread() of the value file of the same event, held
- *   open, N times; then with 64 counters, one read of summary and one of
- *   metrics against 64 single value reads.
+ *   summary, metrics, list): pread() of the value file of the same event,
+ *   held open, N times; then with 64 counters, one read of summary, one of
+ *   metrics and one of list against 64 single value reads.
  *
  * Runs on CPU 0, times with CLOCK_MONOTONIC (under QEMU's -icount shift=0,
  * guest instructions). Prints "PERFKMOD-BENCH KEY VALUE" lines: VALUE in
@@ -101,7 +101,7 @@ static int bench_perf_fd(long n)
 
 static int bench_debugfs(long n)
 {
-	int fds[NCOUNTERS], sum, met, i, added = 0, err = 1;
+	int fds[NCOUNTERS], sum, met, lst, i, added = 0, err = 1;
 	char cmd[128], path[128];
 	__u64 t0, t1;
 	ssize_t size;
@@ -131,16 +131,17 @@ static int bench_debugfs(long n)
 
 	sum = open(DBG "/summary", O_RDONLY);
 	met = open(DBG "/metrics", O_RDONLY);
-	if (sum < 0 || met < 0) {
-		perror("summary or metrics");
+	lst = open(DBG "/list", O_RDONLY);
+	if (sum < 0 || met < 0 || lst < 0) {
+		perror("summary, metrics or list");
 		goto out;
 	}
 	/*
-	 * per round: 64 single reads, one summary, one metrics. Each is timed
-	 * alone, between two now(): a report is a write to the pipe of the
-	 * guest script, whose shell (on this one CPU) logs the line to the
-	 * console before the write returns, about 170,000 instructions that
-	 * would otherwise count in the next read timed.
+	 * per round: 64 single reads, one summary, one metrics, one list.
+	 * Each is timed alone, between two now(): a report is a write to the
+	 * pipe of the guest script, whose shell (on this one CPU) logs the
+	 * line to the console before the write returns, about 170,000
+	 * instructions that would otherwise count in the next read timed.
 	 */
 	for (k = 0; k < ROUNDS; k++) {
 		t0 = now();
@@ -165,9 +166,18 @@ static int bench_debugfs(long n)
 		report("uread.metrics64.ns", t1 - t0, 1);
 		if (!k)
 			printf("PERFKMOD-BENCH uread.metrics64.bytes %zd\n", size);
+		t0 = now();
+		size = read_all(lst);
+		t1 = now();
+		if (size <= 0)
+			goto out;
+		report("uread.list64.ns", t1 - t0, 1);
+		if (!k)
+			printf("PERFKMOD-BENCH uread.list64.bytes %zd\n", size);
 	}
 	close(sum);
 	close(met);
+	close(lst);
 	err = 0;
 out:
 	for (i = 0; i < NCOUNTERS; i++)

@@ -21,7 +21,7 @@ work() { i=0; while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done; }
 
 check load insmod $MODDIR/perfkmod.ko
 check layout-control-0600 mode $C 600
-for f in last_error summary metrics events; do
+for f in last_error summary metrics list events; do
 	check layout-$f-0400 mode $DBG/$f 400
 done
 check layout-counters-dir test -d $DBG/counters
@@ -170,6 +170,128 @@ check metrics-one-series-per-counter \
 	sh -c "[ \$(grep -c '^perfkmod_events_total' /tmp/metrics.prom) = \$(wc -l <$C) ]"
 check last-error-is-0400-readable cat $DBG/last_error
 
+# list: a header, then a line per counter control lists, each field what
+# the counter's own files say (stat, spec, overflow), for counting,
+# sampling, cpu= and task counters: between two readings of the files
+# while they count, equal once they are off
+LIST_HEADER='# NAME TARGET STATE VALUE SCALED ENABLED_NS RUNNING_NS OVERFLOWS THROTTLED DROPPED REQUEUED SPEC'
+names() { sed -n 's/^add \([^ ]*\) .*/\1/p' $C; }
+# snap DIR: every counter's stat and overflow files, in DIR
+snap() {
+	rm -rf $1
+	mkdir $1
+	names | while IFS= read -r _n; do
+		cat "$DBG/counters/$_n/stat" >"$1/$_n.stat"
+		[ ! -e "$DBG/counters/$_n/overflow" ] ||
+			cat "$DBG/counters/$_n/overflow" >"$1/$_n.ovf"
+	done
+}
+# within LO X HI (exact: LO = X = HI), or say which field of $n is not
+within() {
+	if [ $_exact = 1 ]; then
+		[ "$1" = "$2" ] && [ "$2" = "$3" ]
+	else
+		num "$2" && [ "$1" -le "$2" ] && [ "$2" -le "$3" ]
+	fi || { echo "$n: $4 $2, its files $1 and $3"; return 1; }
+}
+# ovf FILE FIELD: a line of an overflow file, "overflows 12"
+ovf() { sed -n "s/^$2 //p" "$1"; }
+# list_line: the line's fields ($n $t $s ... $spec) against snapshots
+# $_a and $_b of the counter's files
+list_line() {
+	[ -e "$_a/$n.stat" ] || { echo "$n: listed, not in control"; return 1; }
+	set -- $(cat "$_a/$n.stat")
+	_av=$1 _ae=$2 _ar=$3 _asc=$4 _ast=$5
+	set -- $(cat "$_b/$n.stat")
+	within "$_av" "$v" "$1" VALUE && within "$_asc" "$sc" "$4" SCALED &&
+		within "$_ae" "$e" "$2" ENABLED_NS &&
+		within "$_ar" "$r" "$3" RUNNING_NS || return 1
+	[ "$s" = "$_ast" ] && [ "$s" = "$5" ] ||
+		{ echo "$n: STATE $s, stat $_ast and $5"; return 1; }
+	[ "$spec" = "$(cat "$DBG/counters/$n/spec")" ] ||
+		{ echo "$n: SPEC '$spec'"; return 1; }
+	case $spec in
+	*,cpu=*) _t=cpu=${spec##*,cpu=} ;;
+	*,pid=*) _t=pid=${spec##*,pid=} ;;
+	*) _t=all ;;
+	esac
+	[ "$t" = "${_t%%,*}" ] || { echo "$n: TARGET $t for '$spec'"; return 1; }
+	if [ -e "$_a/$n.ovf" ]; then
+		within "$(ovf $_a/$n.ovf overflows)" "$o" \
+			"$(ovf $_b/$n.ovf overflows)" OVERFLOWS &&
+		within "$(ovf $_a/$n.ovf throttled)" "$th" \
+			"$(ovf $_b/$n.ovf throttled)" THROTTLED &&
+		within "$(ovf $_a/$n.ovf dropped)" "$d" \
+			"$(ovf $_b/$n.ovf dropped)" DROPPED &&
+		within "$(ovf $_a/$n.ovf requeued)" "$rq" \
+			"$(ovf $_b/$n.ovf requeued)" REQUEUED
+	else
+		[ "$o $th $d $rq" = "- - - -" ] ||
+			{ echo "$n: counts, but '$o $th $d $rq'"; return 1; }
+	fi
+}
+# list_vs_files EXACT: one read of list between two snapshots of the files
+list_vs_files() {
+	_exact=$1 _a=/tmp/list-a _b=/tmp/list-b
+	snap $_a
+	cat $DBG/list >/tmp/list
+	snap $_b
+	[ "$(head -1 /tmp/list)" = "$LIST_HEADER" ] ||
+		{ echo "header: $(head -1 /tmp/list)"; return 1; }
+	[ "$(sed 1d /tmp/list | cut -d' ' -f1)" = "$(names)" ] ||
+		{ echo "names: $(sed 1d /tmp/list | cut -d' ' -f1 | tr '\n' ' ')"; return 1; }
+	sed 1d /tmp/list | while read -r n t s v sc e r o th d rq spec; do
+		list_line || exit 1
+	done
+}
+lt=/tmp/list-task
+rm -rf $lt
+mkdir $lt
+touchpages 300 $lt &
+ltpid=$!
+wait_file $lt/ready
+check list-add-task kw ok "add task page-faults,pid=$ltpid"
+kill -USR1 $ltpid
+check list-task-faulted wait_file $lt/done
+check list-kinds sh -c "grep -q '^pf all active [0-9]' $DBG/list &&
+	grep -q '^cs0 cpu=0 active [0-9].* - - - - context-switches,cpu=0$' $DBG/list &&
+	grep -q '^clk all active \\([0-9]* \\)\\{8\\}cpu-clock,period=2000000$' $DBG/list &&
+	grep -q '^task pid=$ltpid active [0-9]' $DBG/list &&
+	grep -q '^off all off 0 0 0 0 - - - - dummy,disabled$' $DBG/list"
+check list-vs-files-live list_vs_files 0
+note "$(cat /tmp/list)"
+for n in $(names); do
+	kwrite $C "disable $n" >/dev/null
+done
+check list-vs-files-off list_vs_files 1
+check list-short-reads sh -c "[ \"\$(dd if=$DBG/list bs=7 2>/dev/null)\" = \"\$(cat /tmp/list)\" ]"
+kill $ltpid
+wait $ltpid
+check list-task-exit sh -c "grep -q '^task pid=$ltpid exit ' $DBG/list"
+check list-vs-files-exit list_vs_files 1
+check list-del-task kw ok "del task"
+for n in $(names); do
+	[ $n = off ] || kwrite $C "enable $n" >/dev/null
+done
+# counters added after the open: the buffer sized then is too small, and
+# the read is still whole (seq_file runs the show again, larger)
+exec 3<$DBG/list
+list_grow() {
+	i=0
+	while [ $i -lt 60 ]; do
+		kwrite $C "add grown-after-open-$i dummy" >/dev/null || return 1
+		i=$((i + 1))
+	done
+	[ $(cat <&3 | wc -l) = $(($(wc -l <$C) + 1)) ]
+}
+check list-grows-after-open list_grow
+exec 3<&-
+i=0
+while [ $i -lt 60 ]; do
+	kwrite $C "del grown-after-open-$i" >/dev/null
+	i=$((i + 1))
+done
+
 # events: every generic event probed, with a reason for each failure
 check events-page-faults-ok grep -q "^page-faults  *ok$" $DBG/events
 check events-each-ok-or-errno awk '
@@ -262,7 +384,7 @@ else
 		"[ \$(cat $DBG/series/sts/dropped) -gt 0 ]"
 	stall_del st counters/st/value counters/st/stat counters/st/spec \
 		counters/st/percpu counters/st/overflow control last_error \
-		summary metrics
+		summary metrics list
 	stall_del sts series/sts/records series/sts/dropped \
 		series/sts/skipped series/sts/spec
 	check stall-del-series-counter kw ok "del stc"
@@ -272,7 +394,7 @@ fi
 race_read() {
 	while [ ! -e /tmp/race-stop ]; do
 		cat $DBG/counters/r/stat $DBG/counters/r/percpu \
-			$DBG/counters/r/spec $DBG/summary $DBG/metrics \
+			$DBG/counters/r/spec $DBG/summary $DBG/metrics $DBG/list \
 			>/dev/null 2>&1
 	done
 }
