@@ -4,8 +4,6 @@
  *
  *	control			0600 commands (control.c); lists the counters
  *	last_error		0400 why the last command failed
- *	summary			0400 every counter, a table for people
- *	metrics			0400 every counter, Prometheus text format
  *	list			0400 every counter, raw numbers for programs
  *	events			0400 which named events this machine can create
  *	counters/NAME/value	0400 the count
@@ -42,13 +40,13 @@ static const char * const state_names[] = {
 	[PERFKMOD_STATE_EXIT] = "exit",
 };
 
-/* The name of @state in stat and summary. */
+/* The name of @state in stat and list. */
 const char *perfkmod_state_name(enum perfkmod_state state)
 {
 	return state < ARRAY_SIZE(state_names) ? state_names[state] : "?";
 }
 
-/* Whether @c samples: it has an overflow file and metrics of overflows. */
+/* Whether @c samples: it has an overflow file and overflow statistics. */
 bool perfkmod_is_sampling(const struct perfkmod_counter *c)
 {
 	return perfkmod_config_samples(perfkmod_counter_config(c));

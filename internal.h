@@ -46,8 +46,8 @@
  *	removed under it, and all of them at once by perfkmod_debugfs_exit(),
  *	once no command can run), and del's check of a named counter's
  *	series_users (only named series read named counters). Taken by the
- *	control file's writes and reads, last_error, summary, metrics, and
- *	module init and exit; never in a CPU hotplug callback nor under
+ *	control file's writes and reads, last_error, list, and module init
+ *	and exit; never in a CPU hotplug callback nor under
  *	cpu_hotplug_lock. Held while a counter is released, which waits for
  *	@hotplug_work (it takes @sync_lock and @lock), and while a directory
  *	is removed, which waits for the reads of its files (they take

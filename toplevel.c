@@ -7,10 +7,8 @@
  * through the exported API, as a client module would.
  */
 #include <linux/debugfs.h>
-#include <linux/math64.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 
 #include "internal.h"
 
@@ -47,174 +45,6 @@ static int last_error_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(last_error);
 
-/* Running time as a percentage of enabled time, in hundredths. */
-static unsigned int running_pct100(const struct perfkmod_value *val)
-{
-	if (!val->enabled)
-		return 0;
-	if (val->running >= val->enabled)
-		return 10000;
-	return mul_u64_u64_div_u64(val->running, 10000, val->enabled);
-}
-
-/*
- * @v in decimal at @p, right-aligned in @width characters, padded on the
- * left with @pad ("%*llu" or "%0*llu"); @width must hold @v's digits.
- * Returns the end.
- */
-static char *put_dec(char *p, u64 v, unsigned int width, char pad)
-{
-	char *end = p + width, *d = perfkmod_dec_u64(end, v);
-
-	while (d > p)
-		*--d = pad;
-	return end;
-}
-
-/*
- * A line of summary: "%-16s %20llu %20llu %14llu %4u.%02u%% %-6s %s\n" of
- * the name, value, scaled value, enabled ms, running %, state and spec.
- * seq_printf() cost four times as much: the numbers and the state go into
- * @buf, each in a width that holds its largest value (a u64 has 20
- * digits, U64_MAX ns 14 in ms, the percentage 3), then the line goes out
- * in four pieces.
- */
-static void summary_line(struct seq_file *m, struct perfkmod_named *n)
-{
-	/* "%20llu %20llu %14llu %4u.%02u%% %-6s " */
-	char buf[20 + 1 + 20 + 1 + 14 + 1 + 4 + 1 + 2 + 2 + 6 + 1], *p = buf;
-	struct perfkmod_value val;
-	unsigned int pct, i;
-	const char *s;
-
-	perfkmod_counter_read(n->counter, &val);
-	pct = running_pct100(&val);
-	p = put_dec(p, val.value, 20, ' ');
-	*p++ = ' ';
-	p = put_dec(p, val.scaled, 20, ' ');
-	*p++ = ' ';
-	p = put_dec(p, div_u64(val.enabled, NSEC_PER_MSEC), 14, ' ');
-	*p++ = ' ';
-	p = put_dec(p, pct / 100, 4, ' ');
-	*p++ = '.';
-	p = put_dec(p, pct % 100, 2, '0');
-	*p++ = '%';
-	*p++ = ' ';
-	s = perfkmod_state_name(perfkmod_counter_state(n->counter));
-	for (i = 0; i < 6; i++)	/* the longest name, "active" */
-		*p++ = *s ? *s++ : ' ';
-	*p++ = ' ';
-	seq_setwidth(m, 16);
-	seq_puts(m, n->name);
-	seq_pad(m, ' ');
-	seq_write(m, buf, p - buf);
-	seq_puts(m, n->spec);
-	seq_putc(m, '\n');
-}
-
-static int summary_show(struct seq_file *m, void *v)
-{
-	struct perfkmod_named *n;
-
-	seq_printf(m, "%-16s %20s %20s %14s %8s %-6s %s\n", "NAME", "VALUE",
-		   "SCALED", "ENABLED-MS", "RUNNING", "STATE", "SPEC");
-	/* the spec of a counter changes under both locks: the mutex is enough */
-	mutex_lock(&perfkmod_named_mutex);
-	list_for_each_entry(n, &perfkmod_named_list, node)
-		summary_line(m, n);
-	mutex_unlock(&perfkmod_named_mutex);
-	return 0;
-}
-
-/*
- * summary and metrics show every counter in one show, under
- * perfkmod_named_mutex, so that a read is one consistent table. seq_file
- * runs a show into one page, and each time the output outgrows its buffer,
- * again into one twice as large: with 64 counters, summary's show ran
- * twice and metrics' four times, reading every counter each time. Their
- * buffer is sized at open for the counters there are then, so that the
- * show runs once (for counters added since, seq_file grows it as before).
- */
-#define SUMMARY_LINE_FIXED	100	/* a line's widths, but its strings */
-
-static int summary_open(struct inode *inode, struct file *file)
-{
-	struct perfkmod_named *n;
-	size_t size = SUMMARY_LINE_FIXED;	/* the header */
-
-	/* the spec of a counter changes under both locks: the mutex is enough */
-	mutex_lock(&perfkmod_named_mutex);
-	list_for_each_entry(n, &perfkmod_named_list, node)
-		size += SUMMARY_LINE_FIXED + strlen(n->name) + strlen(n->spec);
-	mutex_unlock(&perfkmod_named_mutex);
-	return single_open_size(file, summary_show, NULL, size);
-}
-
-static const struct file_operations summary_fops = {
-	.owner = THIS_MODULE,
-	.open = summary_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-/*
- * metrics: one consistent snapshot per read, every counter read once, with
- * perfkmod_named_mutex held over the reads and the output, so no counter
- * comes or goes or changes its spec meanwhile (the spec of a counter
- * changes under both locks: the mutex is enough). The samples of a family
- * must be contiguous, so the values are kept in an array first, with each
- * counter's labels, escaped once and copied into each of its samples.
- * Nothing goes through seq_printf(), which cost four times as much.
- */
-enum family { FAM_EVENTS, FAM_ENABLED, FAM_RUNNING, FAM_ACTIVE,
-	FAM_OVERFLOWS, FAM_THROTTLED, FAM_DROPPED, FAM_REQUEUED, FAM_COUNT };
-
-static const struct {
-	const char *name, *type, *help;
-	bool sampling;	/* sampling counters only */
-} families[] = {
-	[FAM_EVENTS] = { "perfkmod_events_total", "counter",
-		"Events counted, scaled to the enabled time as perf stat scales them." },
-	[FAM_ENABLED] = { "perfkmod_enabled_seconds_total", "counter",
-		"Time the counter was enabled." },
-	[FAM_RUNNING] = { "perfkmod_running_seconds_total", "counter",
-		"Time the counter was on a PMU (less than enabled when multiplexed)." },
-	[FAM_ACTIVE] = { "perfkmod_active", "gauge",
-		"1 while the counter counts; 0 when off, in error or its task exited." },
-	[FAM_OVERFLOWS] = { "perfkmod_overflows_total", "counter",
-		"Overflows of a sampling counter.", true },
-	[FAM_THROTTLED] = { "perfkmod_throttled_total", "counter",
-		"Times perf throttled a sampling counter for overflowing too often.", true },
-	[FAM_DROPPED] = { "perfkmod_dropped_total", "counter",
-		"Deferred overflow samples dropped because a ring was full.", true },
-	[FAM_REQUEUED] = { "perfkmod_requeued_total", "counter",
-		"Deferred overflow samples a delivery batch left for a later one.", true },
-};
-
-static_assert(ARRAY_SIZE(families) == FAM_COUNT);
-
-/* What metrics reads of one counter, all at once. */
-struct snapshot {
-	struct perfkmod_value val;
-	struct perfkmod_stats st;	/* of sampling counters only */
-	enum perfkmod_state state;
-	bool sampling;
-	const char *labels;	/* see prom_labels() */
-	size_t labels_len;
-};
-
-/* A Prometheus label value at @p: \, " and newline escaped; returns the end. */
-static char *prom_escape(char *p, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"' || *s == '\n')
-			*p++ = '\\';
-		*p++ = *s == '\n' ? 'n' : *s;
-	}
-	return p;
-}
-
 /* @s at @p, without its NUL; returns the end. */
 static char *put_str(char *p, const char *s)
 {
@@ -223,192 +53,6 @@ static char *put_str(char *p, const char *s)
 	return p;
 }
 
-/* @v in decimal at @p ("%llu"); returns the end. */
-static char *put_u64(char *p, u64 v)
-{
-	char buf[20], *d = perfkmod_dec_u64(buf + sizeof(buf), v);
-
-	while (d < buf + sizeof(buf))
-		*p++ = *d++;
-	return p;
-}
-
-/* The most prom_labels() writes, but the escaped name and spec. */
-#define PROM_LABELS_FIXED \
-	(sizeof("{name=\"\",event=\"\",cpu=\"4294967295\"} ") - 1)
-
-/* At least what prom_labels() writes: escaping at most doubles a string. */
-static size_t prom_labels_max(const struct perfkmod_named *n)
-{
-	return PROM_LABELS_FIXED + 2 * (strlen(n->name) + strlen(n->spec));
-}
-
-/*
- * @n's labels at @p: {name="NAME",event="SPEC",cpu="CPU"} and a blank, CPU
- * the CPU of a cpu= counter or "all". Returns the end.
- */
-static char *prom_labels(char *p, const struct perfkmod_named *n)
-{
-	const struct perfkmod_config *cfg = perfkmod_counter_config(n->counter);
-
-	p = put_str(p, "{name=\"");
-	p = prom_escape(p, n->name);
-	p = put_str(p, "\",event=\"");
-	p = prom_escape(p, n->spec);
-	p = put_str(p, "\",cpu=\"");
-	if (cfg->target == PERFKMOD_TARGET_CPU)
-		p = put_u64(p, cfg->cpu);
-	else
-		p = put_str(p, "all");
-	return put_str(p, "\"} ");
-}
-
-/* Nanoseconds as seconds at @p, "%llu.%09u"; returns the end. */
-static char *put_seconds(char *p, u64 ns)
-{
-	u32 rem;
-
-	p = put_u64(p, div_u64_rem(ns, NSEC_PER_SEC, &rem));
-	*p++ = '.';
-	return put_dec(p, rem, 9, '0');
-}
-
-/* A family's # HELP and # TYPE lines. */
-static void prom_header(struct seq_file *m, enum family f)
-{
-	seq_puts(m, "# HELP ");
-	seq_puts(m, families[f].name);
-	seq_putc(m, ' ');
-	seq_puts(m, families[f].help);
-	seq_puts(m, "\n# TYPE ");
-	seq_puts(m, families[f].name);
-	seq_putc(m, ' ');
-	seq_puts(m, families[f].type);
-	seq_putc(m, '\n');
-}
-
-/* A sample of family @f, whose name is @name_len long. */
-static void prom_sample(struct seq_file *m, enum family f, size_t name_len,
-			const struct snapshot *snap)
-{
-	char buf[20 + 1 + 9 + 1], *p = buf;	/* the longest: seconds */
-
-	switch (f) {
-	case FAM_EVENTS:
-		p = put_u64(p, snap->val.scaled);
-		break;
-	case FAM_ENABLED:
-		p = put_seconds(p, snap->val.enabled);
-		break;
-	case FAM_RUNNING:
-		p = put_seconds(p, snap->val.running);
-		break;
-	case FAM_ACTIVE:
-		*p++ = snap->state == PERFKMOD_STATE_ACTIVE ? '1' : '0';
-		break;
-	case FAM_OVERFLOWS:
-		p = put_u64(p, snap->st.overflows);
-		break;
-	case FAM_THROTTLED:
-		p = put_u64(p, snap->st.throttled);
-		break;
-	case FAM_DROPPED:
-		p = put_u64(p, snap->st.dropped);
-		break;
-	case FAM_REQUEUED:
-		p = put_u64(p, snap->st.requeued);
-		break;
-	default:
-		break;
-	}
-	*p++ = '\n';
-	seq_write(m, families[f].name, name_len);
-	seq_write(m, snap->labels, snap->labels_len);
-	seq_write(m, buf, p - buf);
-}
-
-static int metrics_show(struct seq_file *m, void *v)
-{
-	struct perfkmod_named *n;
-	struct snapshot *snaps, *snap;
-	size_t count = 0, size = 0, i, name_len;
-	enum family f;
-	char *labels;
-	int err = 0;
-
-	mutex_lock(&perfkmod_named_mutex);
-	list_for_each_entry(n, &perfkmod_named_list, node) {
-		count++;
-		size += sizeof(*snaps) + prom_labels_max(n);
-	}
-	snaps = kvmalloc(max_t(size_t, size, 1), GFP_KERNEL);
-	if (!snaps) {
-		err = -ENOMEM;
-		goto out;
-	}
-	labels = (char *)(snaps + count);
-	snap = snaps;
-	list_for_each_entry(n, &perfkmod_named_list, node) {
-		perfkmod_counter_read(n->counter, &snap->val);
-		snap->state = perfkmod_counter_state(n->counter);
-		snap->sampling = perfkmod_is_sampling(n->counter);
-		if (snap->sampling)
-			perfkmod_counter_stats(n->counter, &snap->st);
-		snap->labels = labels;
-		labels = prom_labels(labels, n);
-		snap->labels_len = labels - snap->labels;
-		snap++;
-	}
-	for (f = 0; f < FAM_COUNT; f++) {
-		prom_header(m, f);
-		name_len = strlen(families[f].name);
-		for (i = 0; i < count; i++)
-			if (!families[f].sampling || snaps[i].sampling)
-				prom_sample(m, f, name_len, &snaps[i]);
-	}
-	kvfree(snaps);
-out:
-	mutex_unlock(&perfkmod_named_mutex);
-	return err;
-}
-
-/* A sample's line but its family's name and its labels */
-#define PROM_SAMPLE_MAX	(20 + 1 + 9 + 1)
-
-/* A family's "# HELP NAME HELP" and "# TYPE NAME TYPE" lines, but NAME etc. */
-#define PROM_HEADER_FIXED	(2 * (sizeof("# HELP ") - 1 + 2))
-
-/* Sized at open, as summary is, for the show to run once. */
-static int metrics_open(struct inode *inode, struct file *file)
-{
-	struct perfkmod_named *n;
-	size_t size = 1, labels;	/* seq_write() keeps a byte free */
-	enum family f;
-
-	for (f = 0; f < FAM_COUNT; f++)
-		size += PROM_HEADER_FIXED + 2 * strlen(families[f].name) +
-			strlen(families[f].help) + strlen(families[f].type);
-	/* the spec of a counter changes under both locks: the mutex is enough */
-	mutex_lock(&perfkmod_named_mutex);
-	list_for_each_entry(n, &perfkmod_named_list, node) {
-		labels = prom_labels_max(n);
-		for (f = 0; f < FAM_COUNT; f++)
-			if (!families[f].sampling || perfkmod_is_sampling(n->counter))
-				size += strlen(families[f].name) + labels +
-					PROM_SAMPLE_MAX;
-	}
-	mutex_unlock(&perfkmod_named_mutex);
-	return single_open_size(file, metrics_show, NULL, size);
-}
-
-static const struct file_operations metrics_fops = {
-	.owner = THIS_MODULE,
-	.open = metrics_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
 /*
  * list: every named counter in one read, raw numbers for programs, a line
  * each (Documentation/perfkmod.rst has the format):
@@ -416,9 +60,9 @@ static const struct file_operations metrics_fops = {
  *	NAME TARGET STATE VALUE SCALED ENABLED_NS RUNNING_NS OVERFLOWS
  *	THROTTLED DROPPED REQUEUED SPEC
  *
- * after a header line that names the fields. Everything summary and
- * metrics show follows from it. One show under perfkmod_named_mutex, as
- * theirs: one consistent listing. Each line is written straight into the
+ * after a header line that names the fields: perfkstat's table and its
+ * Prometheus text are made of it. One show under perfkmod_named_mutex:
+ * one consistent listing. Each line is written straight into the
  * seq_file's buffer (seq_get_buf()), sized at open for the show to run
  * once, with nothing through seq_printf() and no padding: a line costs its
  * counter's read and state, its copies and its digits, and the digits
@@ -536,7 +180,12 @@ static int list_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* Sized at open, as summary is, for the show to run once. */
+/*
+ * Sized at open for the counters there are then, so that the show runs
+ * once: seq_file runs a show into one page, and each time the output
+ * outgrows its buffer, again into one twice as large, reading every
+ * counter each time (for counters added since, it still does).
+ */
 static int list_open(struct inode *inode, struct file *file)
 {
 	struct perfkmod_named *n;
@@ -630,8 +279,6 @@ void perfkmod_toplevel_init(void)
 {
 	perfkmod_debugfs_file("control", 0600, &control_fops);
 	perfkmod_debugfs_file("last_error", 0400, &last_error_fops);
-	perfkmod_debugfs_file("summary", 0400, &summary_fops);
-	perfkmod_debugfs_file("metrics", 0400, &metrics_fops);
 	perfkmod_debugfs_file("list", 0400, &list_fops);
 	perfkmod_debugfs_file("events", 0400, &events_fops);
 }

@@ -239,15 +239,9 @@ SECTIONS = [
         Row("perf_event_open fd read() (anchor)", "uread.perf.ns"),
         Row("debugfs value, held open, pread() vs perf fd read()",
             "uread.debugfs.ns", "uread.perf.ns", "<= 1.3x"),
-        Row("summary of 64 counters, one read vs 64 value reads",
-            "uread.summary64.ns", "uread.single64.ns", "<= 0.20x"),
-        Row("metrics of 64 counters, one read vs 64 value reads",
-            "uread.metrics64.ns", "uread.single64.ns", "<= 0.50x"),
         Row("list of 64 counters, one read vs 64 value reads",
             "uread.list64.ns", "uread.single64.ns", "<= 0.60x"),
-    ], lambda v: [f"summary of 64 counters {int(v.get('uread.summary64.bytes', -1))} "
-                  f"bytes, metrics {int(v.get('uread.metrics64.bytes', -1))} bytes, "
-                  f"list {int(v.get('uread.list64.bytes', -1))} bytes"]),
+    ], lambda v: [f"list of 64 counters {int(v.get('uread.list64.bytes', -1))} bytes"]),
     ("4. Scale: per counter created / released (one-CPU cpu-clock, counting)",
      [Row(f"{what} {n}", f"scale.{n}.pk.{what}.ns", f"scale.{n}.raw.{what}.ns",
           "4096 work" if n == 4096 and what == "create" else

@@ -5,9 +5,9 @@
  *
  * - read() of a perf_event_open() fd of cpu-clock on CPU 0, N times;
  * - when perfkmod's debugfs counters exist (control, counters/NAME/value,
- *   summary, metrics, list): pread() of the value file of the same event,
- *   held open, N times; then with 64 counters, one read of summary, one of
- *   metrics and one of list against 64 single value reads.
+ *   list): pread() of the value file of the same event, held open, N
+ *   times; then with 64 counters, one read of list against 64 single
+ *   value reads.
  *
  * Runs on CPU 0, times with CLOCK_MONOTONIC (under QEMU's -icount shift=0,
  * guest instructions). Prints "PERFKMOD-BENCH KEY VALUE" lines: VALUE in
@@ -101,7 +101,7 @@ static int bench_perf_fd(long n)
 
 static int bench_debugfs(long n)
 {
-	int fds[NCOUNTERS], sum, met, lst, i, added = 0, err = 1;
+	int fds[NCOUNTERS], lst, i, added = 0, err = 1;
 	char cmd[128], path[128];
 	__u64 t0, t1;
 	ssize_t size;
@@ -129,15 +129,13 @@ static int bench_debugfs(long n)
 		}
 	report("uread.debugfs.ns", now() - t0, n);
 
-	sum = open(DBG "/summary", O_RDONLY);
-	met = open(DBG "/metrics", O_RDONLY);
 	lst = open(DBG "/list", O_RDONLY);
-	if (sum < 0 || met < 0 || lst < 0) {
-		perror("summary, metrics or list");
+	if (lst < 0) {
+		perror("list");
 		goto out;
 	}
 	/*
-	 * per round: 64 single reads, one summary, one metrics, one list.
+	 * per round: 64 single reads, one list.
 	 * Each is timed alone, between two now(): a report is a write to the
 	 * pipe of the guest script, whose shell (on this one CPU) logs the
 	 * line to the console before the write returns, about 170,000
@@ -151,22 +149,6 @@ static int bench_debugfs(long n)
 		t1 = now();
 		report("uread.single64.ns", t1 - t0, 1);
 		t0 = now();
-		size = read_all(sum);
-		t1 = now();
-		if (size <= 0)
-			goto out;
-		report("uread.summary64.ns", t1 - t0, 1);
-		if (!k)
-			printf("PERFKMOD-BENCH uread.summary64.bytes %zd\n", size);
-		t0 = now();
-		size = read_all(met);
-		t1 = now();
-		if (size <= 0)
-			goto out;
-		report("uread.metrics64.ns", t1 - t0, 1);
-		if (!k)
-			printf("PERFKMOD-BENCH uread.metrics64.bytes %zd\n", size);
-		t0 = now();
 		size = read_all(lst);
 		t1 = now();
 		if (size <= 0)
@@ -175,8 +157,6 @@ static int bench_debugfs(long n)
 		if (!k)
 			printf("PERFKMOD-BENCH uread.list64.bytes %zd\n", size);
 	}
-	close(sum);
-	close(met);
 	close(lst);
 	err = 0;
 out:

@@ -50,7 +50,7 @@ show_as "perfkstat record -I 1ms -e page-faults -e context-switches -o /tmp/pf.c
 	sh -c 'for i in $(seq 50); do ls / >/dev/null; done'
 show head -5 /tmp/pf.csv
 show cat $DBG/counters/pf/stat $DBG/counters/clk/overflow
-show cat $DBG/summary
+show cat $DBG/list
 show perfkstat add pf dummy
 show cat $DBG/last_error
 show perfkstat prom /tmp/perfkmod.prom

@@ -21,7 +21,7 @@ work() { i=0; while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done; }
 
 check load insmod $MODDIR/perfkmod.ko
 check layout-control-0600 mode $C 600
-for f in last_error summary metrics list events; do
+for f in last_error list events; do
 	check layout-$f-0400 mode $DBG/$f 400
 done
 check layout-counters-dir test -d $DBG/counters
@@ -144,15 +144,13 @@ add m3 dummy
 del m1
 ')\" = 'ok 13' ] && test -d $DBG/counters/m3 && test -d $DBG/counters/m1"
 
-# summary: a header and a row per counter (n: a number and blanks)
-n='  *[0-9][0-9]*'
-check summary-rows sh -c "[ \$(wc -l <$DBG/summary) = \$((\$(wc -l <$C) + 1)) ] &&
-	head -1 $DBG/summary | grep -q '^NAME .*VALUE.*SPEC' &&
-	grep -q '^pf$n$n$n *[0-9.]*%  *active  *page-faults$' $DBG/summary"
+# perfkstat's table of these counters: a row per counter
+check stat-rows sh -c "[ \$(perfkstat stat -x, 2>&1 | wc -l) = \$(wc -l <$C) ] &&
+	perfkstat stat 2>&1 | grep -q '^ *[0-9][0-9,]*  *pf *$'"
 
-# metrics: strict Prometheus text, label values escaped
+# perfkstat prom of list: strict Prometheus text, label values escaped
 check add-odd-name kw ok 'add q"x\y dummy'
-cat $DBG/metrics >/tmp/metrics.prom
+check metrics-prom perfkstat prom /tmp/metrics.prom
 check metrics-prometheus-format sh /tests/promcheck.sh /tmp/metrics.prom
 prom_out debugfs-metrics /tmp/metrics.prom
 M=/tmp/metrics.prom
@@ -383,8 +381,7 @@ else
 	check stall-series-records await 60 "a full ring of sts" sh -c \
 		"[ \$(cat $DBG/series/sts/dropped) -gt 0 ]"
 	stall_del st counters/st/value counters/st/stat counters/st/spec \
-		counters/st/percpu counters/st/overflow control last_error \
-		summary metrics list
+		counters/st/percpu counters/st/overflow control last_error list
 	stall_del sts series/sts/records series/sts/dropped \
 		series/sts/skipped series/sts/spec
 	check stall-del-series-counter kw ok "del stc"
@@ -394,7 +391,7 @@ fi
 race_read() {
 	while [ ! -e /tmp/race-stop ]; do
 		cat $DBG/counters/r/stat $DBG/counters/r/percpu \
-			$DBG/counters/r/spec $DBG/summary $DBG/metrics $DBG/list \
+			$DBG/counters/r/spec $DBG/list \
 			>/dev/null 2>&1
 	done
 }
@@ -419,7 +416,7 @@ touch /tmp/race-stop
 wait
 
 cat $C >/tmp/saved
-exec 3<$DBG/summary
+exec 3<$DBG/list
 check_fails rmmod-refused-while-a-file-is-open rmmod perfkmod
 exec 3<&-
 check rmmod-with-live-counters rmmod perfkmod

@@ -39,12 +39,11 @@ i=0
 while [ $i -lt 20 ]; do ls / >/dev/null; i=$((i + 1)); done
 check lockdown-insmod-counter-counts sh -c "[ \$(cat $DBG/counters/pf/value) -gt $v0 ]"
 check lockdown-stat-reads grep -q ' active$' $DBG/counters/cs/stat
-check lockdown-summary-reads grep -q '^pf ' $DBG/summary
-cat $DBG/metrics >/tmp/lockdown.prom
-check lockdown-metrics-reads sh /tests/promcheck.sh /tmp/lockdown.prom
+check lockdown-list-reads grep -q '^pf all ' $DBG/list
 check lockdown-events-reads grep -q '^page-faults  *ok$' $DBG/events
 check lockdown-tool-stat sh -c "perfkstat stat -x, -k pf 2>&1 | grep -q ',pf,'"
 check lockdown-tool-prom perfkstat prom /tmp/lockdown2.prom
+check lockdown-tool-prom-format sh /tests/promcheck.sh /tmp/lockdown2.prom
 check lockdown-control-unreadable sh -c "[ \"\$(kwrite $C '')\" = 'open EPERM' ] && ! cat $C"
 check lockdown-tool-list sh -c "perfkstat list | grep -qx 'add pf page-faults' &&
 	[ \$(perfkstat list | wc -l) = 3 ]"

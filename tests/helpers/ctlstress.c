@@ -7,7 +7,7 @@
  * read a counter's files in between. Every command it starts it finishes,
  * ending on deletes, so that none of its counters is left.
  *
- * ctlstress read SECONDS: read summary, metrics, control and every
+ * ctlstress read SECONDS: read list, control and every
  * counter's files, over and over, for SECONDS and at least READ_ROUNDS
  * rounds.
  *
@@ -102,8 +102,7 @@ static void reader(time_t end)
 	int i;
 
 	for (i = 0; time(NULL) < end || i < READ_ROUNDS; i++) {
-		slurp(DBG "/summary");
-		slurp(DBG "/metrics");
+		slurp(DBG "/list");
 		slurp(DBG "/control");
 		dir = opendir(DBG "/counters");
 		if (!dir)
