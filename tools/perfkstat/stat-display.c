@@ -168,7 +168,7 @@ static void metric_of(const struct stat_out *o, int e, int a, double v,
 	double d;
 
 	memset(m, 0, sizeof(*m));
-	if (!counted(sum_of(o, e, a))) {
+	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
 		m->unit = "";
 		return;
 	}

@@ -567,7 +567,11 @@ static int measure(char **argv, int argc)
 	out.interval = opt.interval_ns;
 
 	if (opt.target == T_NAMED && !opt.interval_ns) {
-		/* the named counters' values now */
+		/*
+		 * The named counters' values now: each since it began, so
+		 * no metric pairs one with another.
+		 */
+		out.no_metrics = true;
 		snapshot(cur);
 		print_header(&out, "perfkmod counters");
 		print_block(cur, NULL, sum);

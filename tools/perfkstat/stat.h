@@ -73,6 +73,7 @@ struct stat_out {
 	bool interval;			/* rows of an interval, at ts_ns */
 	u64 ts_ns;
 	u64 wall_ns;			/* for "CPUs utilized" */
+	bool no_metrics;		/* values since each counter began */
 	bool big_num;			/* thousands' separators in the table */
 };
 
