@@ -33,7 +33,7 @@ show perfkstat add clk cpu-clock,period=1000000
 show perfkstat list
 show_as 'for i in $(seq 50); do ls / >/dev/null; done' workload
 show perfkstat stat
-show perfkstat stat -x,
+show perfkstat stat -x, -k pf -k cs0
 show perfkstat stat -j -k pf
 show perfkstat stat -I 500 --interval-count 2 -k pf -k cs0
 show_as "perfkstat stat sh -c 'ls / >/dev/null'" \
