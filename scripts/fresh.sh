@@ -238,7 +238,7 @@ else
 	result not ok "fresh-lint - $(why "$dir/lint.log")"
 fi
 
-scripts="test-module.sh test-debugfs.sh test-tool.sh test-dkms.sh"
+scripts="test-module.sh test-debugfs.sh test-tool.sh test-dkms.sh test-perf-stat.sh"
 check_step distro 1200 \
 	"PERFKMOD_GUEST_ARGS='perfkmod_scripts=\"$scripts\"' make check LANE=distro"
 
