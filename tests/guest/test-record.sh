@@ -184,6 +184,9 @@ esac
 perfkstat record -I 10ms -t 0.5 -e page-faults >/tmp/t.csv 2>/tmp/t.err
 check record-seconds-csv-strict csv /tmp/t.csv page-faults
 check record-seconds-nothing-left nothing_left
+# -I without a unit: milliseconds, as stat's and perf's
+perfkstat record -I 10 -t 0.5 -e page-faults >/tmp/ms.csv 2>/tmp/ms.err
+check record-interval-ms csv /tmp/ms.csv page-faults
 # a command's exit status is perfkstat's
 perfkstat record -I 10ms -e page-faults -- sh -c 'exit 3' >/dev/null 2>&1
 check record-command-status [ $? = 3 ]

@@ -482,6 +482,9 @@ int cmd_record(int argc, char **argv)
 		pidarg = NULL;
 	if (!*ival)
 		die("record needs -I INTERVAL (e.g. -I 10ms)");
+	/* milliseconds, as perf's and stat's -I, without a unit */
+	if (all_digits(ival))
+		ival = xasprintf("%sms", ival);
 	if (!nev)
 		die("no counters: name one, or an event with -e");
 	rows_init();
