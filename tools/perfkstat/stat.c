@@ -382,12 +382,22 @@ static void snapshot(struct sample *s)
 	free_list(l, n);
 }
 
-/* add: one delta, scaled to its enabled time as perf scales it, to SUM */
+/*
+ * add: one delta, scaled to its enabled time as perf scales it, to SUM.
+ * A counter reset meanwhile (its value or times went back) counted CUR
+ * since.
+ */
 static void add(struct stat_sum *sum, const struct sample *cur,
 		const struct sample *prev)
 {
-	u64 val = cur->val - prev->val, ena = cur->ena - prev->ena;
-	u64 run = cur->run - prev->run;
+	static const struct sample zero;
+	u64 val, ena, run;
+
+	if (cur->val < prev->val || cur->ena < prev->ena || cur->run < prev->run)
+		prev = &zero;
+	val = cur->val - prev->val;
+	ena = cur->ena - prev->ena;
+	run = cur->run - prev->run;
 
 	sum->nr++;
 	sum->ena += ena;
