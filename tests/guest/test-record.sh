@@ -221,7 +221,7 @@ check record-one-cpu-event-says-why sh -c "perfkstat record -I 10ms \
 check record-one-cpu-event-nothing-left nothing_left
 
 # the kernel's reasons; nothing left behind
-for bad in 10 50us 1.5ms 0s; do
+for bad in 10min 50us 1.5ms 0s; do
 	check_fails "record-interval-$bad-refused" \
 		perfkstat record -I $bad -e page-faults -- true
 	check "record-interval-$bad-says-why" sh -c \
