@@ -128,7 +128,9 @@ enum perfkmod_target {
  *	from their start (they inherit the event on), those it forks before
  *	from their own exec. perfkmod_counter_enable() before the exec turns
  *	it on at once; perfkmod_counter_disable() before the exec does not
- *	cancel the exec's (as in perf). A sampling counter takes it too: its
+ *	cancel the exec's (as in perf), nor do perfkmod_overflow_stop() and an
+ *	overflow limit of 0: after the exec the counter counts, with its
+ *	overflows dropped. A sampling counter takes it too: its
  *	overflows begin at the exec. Task counters only, and not with
  *	@disabled (-%EINVAL).
  * @pinned: always on the PMU; when it cannot be, the counter stops in

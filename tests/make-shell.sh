@@ -66,15 +66,15 @@ want "loaded 42" "$tmp/shell.log"
 want unloaded "$tmp/shell.log"
 
 # A script instead of the shell; make shell fails when it does.
-printf '%s\n' 'cat /sys/kernel/debug/perfkmod/summary >/dev/null &&' \
-	'echo "summary read"' 'exit 3' >"$tmp/run.sh"
+printf '%s\n' 'grep -q "^# NAME " /sys/kernel/debug/perfkmod/list &&' \
+	'echo "list read"' 'exit 3' >"$tmp/run.sh"
 rc=0
 timeout -k 10 300 make shell RUN="$tmp/run.sh" </dev/null >"$tmp/run.log" 2>&1 ||
 	rc=$?
 tr -d '\r' <"$tmp/run.log"
 tr -d '\r' <"$tmp/run.log" >"$tmp/shell.log"
 [ $rc != 124 ] || { echo "make shell: RUN= not ended in 300 s"; exit 1; }
-want "summary read" "$tmp/shell.log"
+want "list read" "$tmp/shell.log"
 want "make shell: the script exited 3" "$tmp/shell.log"
 [ $rc != 0 ] || { echo "make shell: exit 3 in RUN= and make succeeded"; exit 1; }
 echo "make shell: the shell and RUN= both ran"

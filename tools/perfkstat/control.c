@@ -188,12 +188,14 @@ void listing(struct sbuf *out)
  * not exist fails quietly), deleted in the order registered. The files
  * remove_at_exit() names go in reverse order (a directory after its files).
  * The lists change, and are deleted, with every signal blocked: a signal
- * handler's cleanup() finds them whole, or finds them done.
+ * handler's cleanup() finds them whole, or finds them done. The del lines
+ * grow by doubling (a -p of many threads makes many temporaries), also
+ * with every signal blocked.
  */
-#define MAX_TEMPS 256
 #define MAX_FILES 8
-static char del_lines[MAX_TEMPS][96];
-static int ntemps;
+#define DEL_LINE 96
+static char (*del_lines)[DEL_LINE];
+static int ntemps, temps_cap;
 static char files[MAX_FILES][PATH_MAX];
 static int nfiles;
 
@@ -201,14 +203,21 @@ static int nfiles;
 void temp_add(const char *name, bool first)
 {
 	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST);
-	char line[sizeof(del_lines[0])];
+	char line[DEL_LINE], (*grown)[DEL_LINE] = NULL;
 	sigset_t old;
 
-	if (n == MAX_TEMPS)
-		die("too many events: at most %d", MAX_TEMPS);
 	if (snprintf(line, sizeof(line), "del %s\n", name) >= (int)sizeof(line))
 		die("%s: name too long", name);
+	if (n == temps_cap)
+		grown = xmalloc(2 * (temps_cap + 16) * sizeof(*grown));
 	block_signals(&old);
+	if (grown) {
+		if (n)
+			memcpy(grown, del_lines, n * sizeof(*grown));
+		free(del_lines);
+		del_lines = grown;
+		temps_cap = 2 * (temps_cap + 16);
+	}
 	if (first) {
 		memmove(del_lines[1], del_lines[0], n * sizeof(del_lines[0]));
 		memcpy(del_lines[0], line, sizeof(line));
@@ -236,7 +245,7 @@ void temp_drop_last(void)
 void temp_drop(const char *name)
 {
 	int n = __atomic_load_n(&ntemps, __ATOMIC_SEQ_CST), i;
-	char line[sizeof(del_lines[0])];
+	char line[DEL_LINE];
 	sigset_t old;
 
 	snprintf(line, sizeof(line), "del %s\n", name);

@@ -47,8 +47,11 @@ int read_list(struct list_entry **out)
 	if (!text)
 		die("%s: %s", path, strerror(errno));
 	p = text;
+	/* the header: the first line, and it alone (a NAME may begin with #) */
+	if (!next_line(&p) || text[0] != '#')
+		die("%s: no header line", path);
 	while ((line = next_line(&p))) {
-		if (line[0] == '#' || !line[0])
+		if (!line[0])
 			continue;
 		e = xrealloc(e, (n + 1) * sizeof(*e));
 		x = &e[n];

@@ -72,16 +72,16 @@ static bool counted(const struct stat_sum *s)
 	return s->run && s->ena;
 }
 
-/* digits: V in decimal, thousands separated by commas if COMMAS */
-static char *digits(char *buf, size_t size, u128 v, bool commas)
+/* digits: V in decimal, thousands separated by SEP (or not: NULL) */
+static char *digits(char *buf, size_t size, u128 v, const char *sep)
 {
-	char tmp[48], *p = tmp + sizeof(tmp) - 1;
-	size_t n = 0, i = 0;
+	char tmp[48 + 12 * 8], *p = tmp + sizeof(tmp) - 1;
+	size_t n = 0, i = 0, k;
 
 	*p = '\0';
 	do {
-		if (commas && n && n % 3 == 0)
-			*--p = ',';
+		for (k = sep && n && n % 3 == 0 ? strlen(sep) : 0; k; k--)
+			*--p = sep[k - 1];
 		*--p = '0' + (int)(v % 10);
 		v /= 10;
 		n++;
@@ -95,10 +95,11 @@ static char *digits(char *buf, size_t size, u128 v, bool commas)
 }
 
 /* fixed: NS as msec with DECIMALS (at most 6) decimals, a half to even */
-static char *fixed(char *buf, size_t size, u128 ns, int decimals, bool commas)
+static char *fixed(char *buf, size_t size, u128 ns, int decimals,
+		   const char *sep)
 {
 	u128 div = 1, q, r, pow = 1;
-	char whole[48];
+	char whole[48 + 12 * 8];
 	int i;
 
 	for (i = decimals; i < 6; i++)
@@ -109,7 +110,7 @@ static char *fixed(char *buf, size_t size, u128 ns, int decimals, bool commas)
 	r = ns % div;
 	if (2 * r > div || (2 * r == div && (q & 1)))
 		q++;
-	digits(whole, sizeof(whole), q / pow, commas);
+	digits(whole, sizeof(whole), q / pow, sep);
 	snprintf(buf, size, "%s.%0*llu", whole, decimals,
 		 (unsigned long long)(q % pow));
 	return buf;
@@ -119,14 +120,14 @@ static char *fixed(char *buf, size_t size, u128 ns, int decimals, bool commas)
 static char *value(const struct stat_out *o, const struct stat_event *ev,
 		   const struct stat_sum *s, char *buf, size_t size)
 {
-	bool commas = o->fmt == FMT_STD && o->big_num;
+	const char *sep = o->fmt == FMT_STD ? o->thousands : NULL;
 
 	if (o->fmt == FMT_JSON)
-		return ev->msec ? fixed(buf, size, s->val, 6, false) :
-			(digits(buf, size - 7, s->val, false),
+		return ev->msec ? fixed(buf, size, s->val, 6, NULL) :
+			(digits(buf, size - 7, s->val, NULL),
 			 strcat(buf, ".000000"));
-	return ev->msec ? fixed(buf, size, s->val, 2, commas) :
-		digits(buf, size, s->val, commas);
+	return ev->msec ? fixed(buf, size, s->val, 2, sep) :
+		digits(buf, size, s->val, sep);
 }
 
 /* a metric: perf's print_metric() arguments */
@@ -348,7 +349,7 @@ static void print_row(const struct stat_out *o, int e, int a)
 	bool ok = ev->supported && counted(s);
 	double pct = 100;
 	struct metric m;
-	char val[64];
+	char val[48 + 12 * 8 + 16];
 
 	/* perf's integer percentage in CSV and JSON, a double in the table */
 	if (s->run != s->ena)
@@ -396,8 +397,7 @@ static void print_row(const struct stat_out *o, int e, int a)
 /*
  * print_rows: every row, in perf's order: by place, then event, for
  * --per-core and the like; by event, then place, otherwise. A place
- * where a counter has no CPU (a CPU counter's other CPUs, a package
- * PMU's other CPUs) has no row.
+ * where a counter has no CPU (a CPU counter's other CPUs) has no row.
  */
 void print_rows(const struct stat_out *o)
 {

@@ -13,10 +13,12 @@
  * The -e events (perf's default set if none is named) are temporary
  * counters, deleted however perfkstat ends. A row sums a counter's
  * deltas over the CPUs (or threads) of its place, each scaled to its
- * enabled time first, as perf does; stat-display.c prints them.
+ * enabled time first, as perf does (a row of all CPUs scales the sum the
+ * kernel gives in one read of list); stat-display.c prints them.
  */
-#include <errno.h>
 #include <dirent.h>
+#include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,7 +310,8 @@ static void make_temporaries(pid_t child)
 			free(target);
 		} else {
 			for (p = 0; p < nthreads; p++) {
-				target = xasprintf(",pid=%d", tids[p]);
+				/* as perf's -p and -t: threads made later count too */
+				target = xasprintf(",pid=%d,inherit", tids[p]);
 				made += make_temporary(e, opt.specs[i], target,
 						       opt.mode == AGGR_THREAD ? p : 0);
 				free(target);
@@ -384,8 +387,9 @@ static void snapshot(struct sample *s)
 
 /*
  * add: one delta, scaled to its enabled time as perf scales it, to SUM.
- * A counter reset meanwhile (its value or times went back) counted CUR
- * since.
+ * A counter reset meanwhile whose value went back counted its value
+ * since (what it counted before the reset in the interval is lost; a
+ * reset after which it passed its previous value goes unseen).
  */
 static void add(struct stat_sum *sum, const struct sample *cur,
 		const struct sample *prev)
@@ -393,9 +397,10 @@ static void add(struct stat_sum *sum, const struct sample *cur,
 	static const struct sample zero;
 	u64 val, ena, run;
 
-	if (cur->val < prev->val || cur->ena < prev->ena || cur->run < prev->run)
-		prev = &zero;
-	val = cur->val - prev->val;
+	/* a reset sets the value back, not the times */
+	val = cur->val - (cur->val < prev->val ? 0 : prev->val);
+	if (cur->ena < prev->ena || cur->run < prev->run)
+		prev = &zero;	/* a counter made anew under the name */
 	ena = cur->ena - prev->ena;
 	run = cur->run - prev->run;
 
@@ -530,15 +535,28 @@ static FILE *open_output(void)
 	return f;
 }
 
-/* start: let the command go; its exec's failure ends perfkstat */
+/* reap: wait for PID's end, into STATUS and RU */
+static void reap(pid_t pid, int *status, struct rusage *ru)
+{
+	while (wait4(pid, status, 0, ru) < 0)
+		if (errno != EINTR)
+			die("wait4: %s", strerror(errno));
+}
+
+/*
+ * start: let the command go; its exec's failure ends perfkstat, with 127
+ * (not found) or 126, as a shell's
+ */
 static void start(struct workload *w, char **argv)
 {
 	int e = workload_start(w), status;
+	struct rusage ru;
 
 	if (!e)
 		return;
-	waitpid(w->pid, &status, 0);
-	die("%s: %s", argv[0], strerror(e));
+	reap(w->pid, &status, &ru);
+	warn("%s: %s", argv[0], strerror(e));
+	exit(e == ENOENT ? 127 : 126);
 }
 
 static int measure(char **argv, int argc)
@@ -597,7 +615,11 @@ static int measure(char **argv, int argc)
 	t0 = mono_ns();
 	snapshot(prev);
 	t0 += (mono_ns() - t0) / 2;
-	int_stops(true);
+	/*
+	 * SIGINT ends the counting, but that of a command without -I (as
+	 * perf's): the command gets it too, and its end ends the counting.
+	 */
+	int_stops(!argc || opt.interval_ns);
 	/* a signal but SIGINT waits for the command, as a shell's trap */
 	defer_signals(argc);
 	if (argc) {
@@ -640,12 +662,13 @@ static int measure(char **argv, int argc)
 	}
 	/* stopped by SIGINT or -I's count: the command goes on to its end */
 	if (argc && how != W_CHILD)
-		wait4(w.pid, &status, 0, &ru);
-	defer_signals(false);
+		reap(w.pid, &status, &ru);
 done:
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (fflush(out.f) || (out.f != stderr && fclose(out.f)))
 		die("%s: %s", opt.output ? opt.output : "stderr", strerror(errno));
+	/* a signal that waited for the command ends perfkstat now */
+	defer_signals(false);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(prev);
 	free(cur);
 	free(sum);
@@ -687,6 +710,23 @@ static bool is_opt(const char *a, const char *name)
 	if (name[1] != '-')
 		return !strncmp(a, name, 2);
 	return !strncmp(a, name, n) && (a[n] == '\0' || a[n] == '=');
+}
+
+/*
+ * thousands_sep: the locale's thousands' separator, as perf's "%'" prints
+ * it (none in the C locale); NULL if none. Only that is taken of the
+ * locale: the decimal point stays ".".
+ */
+static const char *thousands_sep(void)
+{
+	const char *sep = NULL;
+
+	if (setlocale(LC_NUMERIC, "")) {
+		sep = localeconv()->thousands_sep;
+		sep = sep && *sep && strlen(sep) <= 8 ? xstrdup(sep) : NULL;
+	}
+	setlocale(LC_NUMERIC, "C");
+	return sep;
 }
 
 /* stat_interval: -I's MS, or a number and ns, us, ms or s, in ns */
@@ -777,7 +817,7 @@ int cmd_stat(int argc, char **argv)
 		opt.sep = "\t";
 	out.fmt = opt.json ? FMT_JSON : opt.sep ? FMT_CSV : FMT_STD;
 	out.sep = opt.sep;
-	out.big_num = opt.big_num;
+	out.thousands = opt.big_num ? thousands_sep() : NULL;
 	out.mode = opt.mode;
 	if (opt.interval_count && !opt.interval_ns)
 		die("--interval-count needs -I");
@@ -803,7 +843,7 @@ int cmd_stat(int argc, char **argv)
 	}
 
 	need_dir();
-	catch_signals(true, false);
+	catch_signals(true, true);
 	ncpu_slots = possible_cpus();
 	if (opt.target == T_TASKS)
 		find_threads();

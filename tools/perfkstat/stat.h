@@ -74,7 +74,7 @@ struct stat_out {
 	u64 ts_ns;
 	u64 wall_ns;			/* for "CPUs utilized" */
 	bool no_metrics;		/* values since each counter began */
-	bool big_num;			/* thousands' separators in the table */
+	const char *thousands;		/* the table's separator, or NULL */
 };
 
 /* stat-display.c */

@@ -45,12 +45,15 @@ pid_t workload_prepare(struct workload *w, char **argv)
 int workload_start(struct workload *w)
 {
 	char c = 0;
+	ssize_t n;
 	int e;
 
 	if (write(w->go, &c, 1) != 1)
 		die("starting the command: %s", strerror(errno));
 	close(w->go);
-	if (read(w->err, &e, sizeof(e)) != sizeof(e))
+	while ((n = read(w->err, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	if (n != sizeof(e))
 		e = 0;
 	close(w->err);
 	return e;
