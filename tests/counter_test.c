@@ -1044,6 +1044,30 @@ static void hw_exclude_idle(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
+/* perfkmod_dec_u64() gives what "%llu" does, at every change of length */
+static void dec_u64_digits(struct kunit *test)
+{
+	char want[24], buf[24], *d;
+	u64 v, p;
+	int k, i;
+
+	for (k = 0; k < 64 * 2 + 20 * 3; k++) {
+		if (k < 128) {
+			v = BIT_ULL(k / 2) - (k & 1);	/* 2^n and 2^n - 1 */
+		} else {
+			for (p = 1, i = 0; i < (k - 128) / 3; i++)
+				p *= 10;
+			v = p + (k - 128) % 3 - 1;	/* 10^n - 1, 10^n, 10^n + 1 */
+		}
+		snprintf(want, sizeof(want), "%llu", v);
+		d = perfkmod_dec_u64(buf + sizeof(buf) - 1, v);
+		buf[sizeof(buf) - 1] = '\0';
+		KUNIT_ASSERT_STREQ(test, d, want);
+	}
+	d = perfkmod_dec_u64(buf + sizeof(buf) - 1, U64_MAX);
+	KUNIT_EXPECT_STREQ(test, d, "18446744073709551615");
+}
+
 static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE_PARAM(sw_event_lifecycle, sw_gen_params),
 	KUNIT_CASE(breakpoint_counts_exactly),
@@ -1064,6 +1088,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(clock_freq_overflows),
 	KUNIT_CASE(scale_maths),
 	KUNIT_CASE(strerror_words),
+	KUNIT_CASE(dec_u64_digits),
 	KUNIT_CASE_PARAM(hw_event_counts, hw_gen_params),
 	KUNIT_CASE(hw_exclude_idle),
 	{}
