@@ -26,6 +26,8 @@
 # make bench           perfkmod's costs next to raw perf, in QEMU (docs/BENCHMARKS.md)
 # make bench SMOKE=1   the same with tiny iteration counts, timing nothing
 # make bench-module    build the benchmark module in bench/ against KDIR
+# make deb             the Debian packages perfkmod-dkms and perfkmod-tools,
+#                      into .build/deb/ (debhelper, dh-dkms)
 #
 # KDIR, ARCH and CROSS_COMPILE are passed to the kernel build as usual.
 
@@ -63,6 +65,14 @@ bench-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/bench \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
 
+# dpkg-buildpackage writes beside the tree it builds: a copy in .build/deb/
+deb:
+	rm -rf --one-file-system .build/deb
+	mkdir -p .build/deb/perfkmod
+	tar -c --exclude=./.git --exclude=./.build . | tar -x -C .build/deb/perfkmod
+	cd .build/deb/perfkmod && dpkg-buildpackage -b -us -uc
+	@ls .build/deb/*.deb
+
 kdir:
 	@test -f $(KDIR)/Makefile || { \
 	  echo "No kernel build tree at $(KDIR)."; \
@@ -94,4 +104,4 @@ shell:
 bench:
 	scripts/bench.sh $(if $(SMOKE),--smoke)
 
-.PHONY: all perfkstat module tests samples clients bench-module kdir clean check lint demo shell bench
+.PHONY: all perfkstat module tests samples clients bench-module kdir clean check lint demo shell bench deb
