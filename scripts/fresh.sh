@@ -21,6 +21,9 @@
 #   fresh-demo    make demo, which must show its counters
 #   fresh-shell   make shell with a client module, typed into, and with
 #                 RUN= (tests/make-shell.sh)
+#   fresh-deb     the Debian packages built (make deb), installed with
+#                 Debian's kernel headers, DKMS's module for each, purged
+#                 (tests/deb.sh)
 #   fresh-lint    make lint, every gate green
 #   fresh-distro  make check LANE=distro, nothing failed, with the guest
 #                 scripts whose checks need the host's tools (promtool,
@@ -192,7 +195,7 @@ trap 'trap "" PIPE; exit 130' INT TERM
 trap 'trap "" PIPE; exit 141' PIPE
 cleanup
 [ "$(id -u)" = 0 ] || {
-	for t in root demo shell lint distro; do
+	for t in root demo shell deb lint distro; do
 		result not ok "fresh-$t - needs root (debootstrap, mount, chroot)"
 	done
 	exit 1
@@ -204,7 +207,7 @@ git -C "$top" diff --quiet HEAD 2>/dev/null ||
 start=$SECONDS
 if ! msg=$(make_root 2>"$dir/root.log"); then
 	result not ok "fresh-root - $msg (log: $dir/root.log)"
-	for t in demo shell lint distro; do
+	for t in demo shell deb lint distro; do
 		result not ok "fresh-$t - no root"
 	done
 	exit 1
@@ -230,6 +233,12 @@ if step shell 900 tests/make-shell.sh; then
 	result ok fresh-shell
 else
 	result not ok "fresh-shell - $(why "$dir/shell.log")"
+fi
+
+if step deb 900 tests/deb.sh; then
+	result ok fresh-deb
+else
+	result not ok "fresh-deb - $(why "$dir/deb.log")"
 fi
 
 if step lint 900 "make lint"; then
