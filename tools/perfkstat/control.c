@@ -51,10 +51,8 @@ char *dbg_path(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&rest, fmt, ap);
+	rest = vxasprintf(fmt, ap, &n);
 	va_end(ap);
-	if (n < 0)
-		die("out of memory");
 	path = xasprintf("%s/%s", dbg, rest);
 	free(rest);
 	return path;

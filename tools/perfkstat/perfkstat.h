@@ -8,6 +8,7 @@
 #define PERFKSTAT_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,7 @@ void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 __printf(1, 2) char *xasprintf(const char *fmt, ...);
+__printf(1, 0) char *vxasprintf(const char *fmt, va_list ap, int *n);
 
 /* a growing buffer of bytes, always NUL-terminated */
 struct sbuf {
@@ -56,11 +58,12 @@ int read_all(const char *path, struct sbuf *sb);
 char *read_text(const char *path);
 char *next_line(char **p);
 bool all_digits(const char *s);
+int *cpu_list(const char *path, int *n);
+bool duration_ns(const char *s, u64 *ns);
 bool parse_u64(const char *s, u64 *v);
 u64 leading_u64(const char *s);
 char *fmt_s128(char *buf, s128 v);
 s128 div_round_even(s128 num, s128 den);
-u64 uptime_cs(void);
 u64 mono_ns(void);
 void sleep_ns(u64 ns);
 bool in_path(const char *prog);

@@ -37,21 +37,6 @@ static struct event *ev;
 static int nev;
 static char *records_path;
 
-/* interval_ns: INTERVAL, a number and ns, us, ms or s, in ns; 0 if not that */
-static u64 interval_ns(const char *s)
-{
-	const char *u = s + strspn(s, "0123456789");
-	char *num = xasprintf("%.*s", (int)(u - s), s);
-	u64 n, m;
-
-	m = !strcmp(u, "ns") ? 1 : !strcmp(u, "us") ? 1000 :
-		!strcmp(u, "ms") ? 1000000 : !strcmp(u, "s") ? NSEC : 0;
-	if (!parse_u64(num, &n) || !m || n > UINT64_MAX / m)
-		n = 0;
-	free(num);
-	return n * m;
-}
-
 /* seconds_ns: SECONDS (digits, a point and digits) in ns; false if not that */
 static bool seconds_ns(const char *s, u64 *ns)
 {
@@ -219,35 +204,8 @@ static bool drain(void)
 	return true;
 }
 
-/* online_cpus: the online CPUs, as /sys/devices/system/cpu/online lists them */
-static u64 *online_cpus(int *n)
-{
-	char *s = read_text("/sys/devices/system/cpu/online"), *p, *save = NULL;
-	u64 *cpus = NULL, lo, hi, c;
-	int cap = 0;
-	char *dash;
-
-	*n = 0;
-	if (!s)
-		return NULL;
-	for (p = strtok_r(s, ",\n", &save); p; p = strtok_r(NULL, ",\n", &save)) {
-		lo = leading_u64(p);
-		dash = strrchr(p, '-');
-		hi = dash ? leading_u64(dash + 1) : lo;
-		for (c = lo; c <= hi && c < CPU_LIMIT; c++) {
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 64;
-				cpus = xrealloc(cpus, cap * sizeof(*cpus));
-			}
-			cpus[(*n)++] = c;
-		}
-	}
-	free(s);
-	return cpus;
-}
-
 /* settled: every online CPU recorded twice in the rows from FROM on */
-static bool settled(size_t from, const u64 *cpus, int ncpus)
+static bool settled(size_t from, const int *cpus, int ncpus)
 {
 	int *seen = xmalloc(ncpus * sizeof(*seen)), i;
 	bool ok = true;
@@ -256,7 +214,7 @@ static bool settled(size_t from, const u64 *cpus, int ncpus)
 	memset(seen, 0, ncpus * sizeof(*seen));
 	for (k = from; k < rows.n; k++)
 		for (i = 0; i < ncpus; i++)
-			if (row_at(k)->cpu == cpus[i])
+			if (row_at(k)->cpu == (u32)cpus[i])
 				seen[i]++;
 	for (i = 0; i < ncpus; i++)
 		if (seen[i] < 2)
@@ -415,8 +373,8 @@ int cmd_record(int argc, char **argv)
 	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
 	struct prevs prev = { 0 }, task = { 0 };
-	u64 ns, records = 0, tns = 0, deadline, next_drain, t0, *cpus;
-	int i, n = 0, rc = 0, ncpus, nrcpus, status;
+	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
+	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
 	bool named_only = true;
 	size_t from;
 	pid_t pid = 0, child;
@@ -518,7 +476,8 @@ int cmd_record(int argc, char **argv)
 	}
 	need_dir();
 	/* the rings hold a second of intervals: the drains come every 0.2 s */
-	ns = interval_ns(ival);
+	if (!duration_ns(ival, &ns))
+		ns = 0;
 	if (!*nrec && ns) {
 		records = 4096;
 		while (ns < NSEC && records * ns < NSEC && records < 1048576)
@@ -656,7 +615,7 @@ int cmd_record(int argc, char **argv)
 	 * holds what it counted until it last left a CPU: no waiting for
 	 * every CPU, one more drain.
 	 */
-	cpus = online_cpus(&ncpus);
+	cpus = cpu_list("/sys/devices/system/cpu/online", &ncpus);
 	t0 = mono_ns();
 	deadline = ns > (UINT64_MAX - t0 - 10 * NSEC) / 10 ? UINT64_MAX :
 		t0 + 10 * NSEC + 10 * ns;

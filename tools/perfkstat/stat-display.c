@@ -98,7 +98,7 @@ static char *digits(char *buf, size_t size, u128 v, const char *sep)
 static char *fixed(char *buf, size_t size, u128 ns, int decimals,
 		   const char *sep)
 {
-	u128 div = 1, q, r, pow = 1;
+	u128 div = 1, q, pow = 1;
 	char whole[48 + 12 * 8];
 	int i;
 
@@ -106,10 +106,7 @@ static char *fixed(char *buf, size_t size, u128 ns, int decimals,
 		div *= 10;
 	for (i = 0; i < decimals; i++)
 		pow *= 10;
-	q = ns / div;
-	r = ns % div;
-	if (2 * r > div || (2 * r == div && (q & 1)))
-		q++;
+	q = div_round_even((s128)ns, (s128)div);
 	digits(whole, sizeof(whole), q / pow, sep);
 	snprintf(buf, size, "%s.%0*llu", whole, decimals,
 		 (unsigned long long)(q % pow));

@@ -38,7 +38,6 @@ struct counter {
 	int place;		/* a task counter's place (0 but per thread) */
 	int cpu;		/* a CPU counter's CPU, else -1 */
 	bool percpu;		/* all CPUs: read per CPU */
-	bool temporary;
 };
 
 /* one read of a counter on a CPU (or of a counter that is not per CPU) */
@@ -58,14 +57,9 @@ static int *tids, nthreads;
 static int *place_of_cpu;	/* per-CPU modes: a CPU's place, or -1 */
 static int ncpu_slots;		/* CPUs 0..ncpu_slots-1 */
 
-/* perf's default events: task-clock for tasks, cpu-clock for CPUs */
-static const char * const default_events[] = {
+/* perf's default events; the first, the clock, is the target's */
+static char *default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults",
-	"cycles", "instructions", "branches", "branch-misses",
-};
-
-static const char * const default_events_cpus[] = {
-	"cpu-clock", "context-switches", "cpu-migrations", "page-faults",
 	"cycles", "instructions", "branches", "branch-misses",
 };
 
@@ -102,8 +96,7 @@ static int add_event(const char *label, const char *spec)
 	return nevents++;
 }
 
-static void add_counter(char *name, int event, int place, int cpu, bool percpu,
-			bool temporary)
+static void add_counter(char *name, int event, int place, int cpu, bool percpu)
 {
 	struct counter *c;
 
@@ -118,7 +111,6 @@ static void add_counter(char *name, int event, int place, int cpu, bool percpu,
 	c->place = place;
 	c->cpu = cpu;
 	c->percpu = percpu;
-	c->temporary = temporary;
 }
 
 /* a ,-separated list of numbers; false if it is not one */
@@ -199,30 +191,31 @@ static int by_place(const void *a, const void *b)
 /* the places of a per-CPU mode: the online CPUs' distinct ids, in order */
 static void find_places(void)
 {
+	struct aggr_id *ids;
 	int *cpus, n, i, j;
-	struct aggr_id id;
 
 	cpus = online_cpu_list(&n);
+	ids = xmalloc(n * sizeof(*ids));
 	place_of_cpu = xmalloc(ncpu_slots * sizeof(*place_of_cpu));
 	for (i = 0; i < ncpu_slots; i++)
 		place_of_cpu[i] = -1;
+	/* each CPU's id read once from sysfs (a cache's takes a dozen files) */
 	for (i = 0; i < n; i++) {
-		aggr_id_of_cpu(cpus[i], opt.mode, &id);
+		aggr_id_of_cpu(cpus[i], opt.mode, &ids[i]);
 		for (j = 0; j < nplaces; j++)
-			if (!aggr_id_cmp(&id, &places[j]))
+			if (!aggr_id_cmp(&ids[i], &places[j]))
 				break;
 		if (j == nplaces) {
 			places = xrealloc(places, (nplaces + 1) * sizeof(*places));
-			places[nplaces++] = id;
+			places[nplaces++] = ids[i];
 		}
 	}
 	qsort(places, nplaces, sizeof(*places), by_place);
-	for (i = 0; i < n; i++) {
-		aggr_id_of_cpu(cpus[i], opt.mode, &id);
+	for (i = 0; i < n; i++)
 		for (j = 0; j < nplaces; j++)
-			if (!aggr_id_cmp(&id, &places[j]) && cpus[i] < ncpu_slots)
+			if (!aggr_id_cmp(&ids[i], &places[j]) && cpus[i] < ncpu_slots)
 				place_of_cpu[cpus[i]] = j;
-	}
+	free(ids);
 	free(cpus);
 }
 
@@ -238,7 +231,7 @@ static void add_named(const struct list_entry *l)
 		    l->name, l->target);
 	e = add_event(l->name, l->spec);
 	add_counter(xstrdup(l->name), e, 0, cpu ? atoi(l->target + 4) : -1,
-		    percpu, false);
+		    percpu);
 }
 
 /* the counters -k names, or all of them, from one read of list */
@@ -278,7 +271,7 @@ static bool make_temporary(int e, const char *spec, const char *target, int plac
 	/* registered first: a signal during the add leaks nothing */
 	temp_add(name, false);
 	if (!ctl(cmd, true)) {
-		add_counter(name, e, place, -1, opt.target == T_SYSTEM, true);
+		add_counter(name, e, place, -1, opt.target == T_SYSTEM);
 		free(cmd);
 		return true;
 	}
@@ -321,8 +314,8 @@ static void make_temporaries(pid_t child)
 	}
 }
 
-/* read_counter: C's samples into S (by CPU, or S[0]); false if none */
-static bool read_counter(const struct counter *c, struct sample *s)
+/* read_counter: C's samples into S (by CPU, or S[0]) */
+static void read_counter(const struct counter *c, struct sample *s)
 {
 	char *path, *text, *p, *line;
 	u64 f[4];
@@ -348,7 +341,6 @@ static bool read_counter(const struct counter *c, struct sample *s)
 			s[f[0]] = (struct sample){ f[1], f[2], f[3], true };
 	}
 	free(text);
-	return true;
 }
 
 /* the slots of a read: a sample per counter and possible CPU */
@@ -601,7 +593,9 @@ static int measure(char **argv, int argc)
 		 */
 		out.no_metrics = true;
 		snapshot(cur);
-		print_header(&out, "perfkmod counters");
+		what = what_is_counted(argv, argc);
+		print_header(&out, what);
+		free(what);
 		print_block(cur, NULL, sum);
 		if (out.fmt == FMT_STD)
 			fputc('\n', out.f);
@@ -688,18 +682,21 @@ static const struct {
 	{ "--no-aggr", AGGR_NONE },
 };
 
-/* an option's value: the rest of ARG after NAME=, or the next argument */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
+/*
+ * value_of: the value of the option at ARGV[*I] (is_opt() matched it):
+ * after its name and "=", a short one's after its letter (-xSEP, -eSPEC),
+ * or the next argument
+ */
+static const char *value_of(int argc, char **argv, int *i)
 {
-	size_t n = strlen(name);
-	const char *a = argv[*i];
+	const char *a = argv[*i], *eq = strchr(a, '=');
 
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (name[1] != '-' && a[2])	/* -xSEP, -eSPEC */
+	if (eq && (a[1] == '-' || eq == a + 2))	/* --event=SPEC, -e=SPEC */
+		return eq + 1;
+	if (a[1] != '-' && a[2])
 		return a + 2;
 	if (*i + 1 >= argc)
-		die("%s needs a value", name);
+		die("%s needs a value", a);
 	return argv[++*i];
 }
 
@@ -732,18 +729,13 @@ static const char *thousands_sep(void)
 /* stat_interval: -I's MS, or a number and ns, us, ms or s, in ns */
 static u64 stat_interval(const char *s)
 {
-	const char *u = s + strspn(s, "0123456789");
-	char *num = xasprintf("%.*s", (int)(u - s), s);
-	u64 n, m;
+	u64 ns;
 
-	m = !*u || !strcmp(u, "ms") ? 1000000 : !strcmp(u, "ns") ? 1 :
-		!strcmp(u, "us") ? 1000 : !strcmp(u, "s") ? 1000000000 : 0;
-	if (!parse_u64(num, &n) || !m || n > UINT64_MAX / m)
+	if (!duration_ns(s, &ns))
 		die("-I takes milliseconds, or a number and ns, us, ms or s: %s", s);
-	free(num);
-	if (n * m < 100000)
+	if (ns < 100000)
 		die("-I: the interval must be at least 100us");
-	return n * m;
+	return ns;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -778,29 +770,26 @@ int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(a, "--no-big-num")) {
 			opt.big_num = false;
 		} else if (is_opt(a, "-e") || is_opt(a, "--event")) {
-			v = value_of(argc, argv, &i, a[1] == '-' ? "--event" : "-e");
+			v = value_of(argc, argv, &i);
 			opt.specs = xrealloc(opt.specs, (opt.nspecs + 1) * sizeof(char *));
 			opt.specs[opt.nspecs++] = (char *)v;
 		} else if (is_opt(a, "-k") || is_opt(a, "--counter")) {
-			v = value_of(argc, argv, &i, a[1] == '-' ? "--counter" : "-k");
+			v = value_of(argc, argv, &i);
 			opt.names = xrealloc(opt.names, (opt.nnames + 1) * sizeof(char *));
 			opt.names[opt.nnames++] = (char *)v;
 		} else if (is_opt(a, "-x") || is_opt(a, "--field-separator")) {
-			opt.sep = value_of(argc, argv, &i, a[1] == '-' ?
-					   "--field-separator" : "-x");
+			opt.sep = value_of(argc, argv, &i);
 		} else if (is_opt(a, "-o") || is_opt(a, "--output")) {
-			opt.output = value_of(argc, argv, &i, a[1] == '-' ?
-					      "--output" : "-o");
+			opt.output = value_of(argc, argv, &i);
 		} else if (is_opt(a, "-p") || is_opt(a, "--pid")) {
-			opt.pids = value_of(argc, argv, &i, a[1] == '-' ? "--pid" : "-p");
+			opt.pids = value_of(argc, argv, &i);
 		} else if (is_opt(a, "-t") || is_opt(a, "--tid")) {
-			opt.tids = value_of(argc, argv, &i, a[1] == '-' ? "--tid" : "-t");
+			opt.tids = value_of(argc, argv, &i);
 		} else if (is_opt(a, "-I") || is_opt(a, "--interval-print")) {
-			v = value_of(argc, argv, &i, a[1] == '-' ?
-				     "--interval-print" : "-I");
+			v = value_of(argc, argv, &i);
 			opt.interval_ns = stat_interval(v);
 		} else if (is_opt(a, "--interval-count")) {
-			v = value_of(argc, argv, &i, "--interval-count");
+			v = value_of(argc, argv, &i);
 			if (!parse_u64(v, &opt.interval_count) || !opt.interval_count)
 				die("--interval-count takes a number of intervals: %s", v);
 		} else {
@@ -837,8 +826,10 @@ int cmd_stat(int argc, char **argv)
 	    (opt.target == T_TASKS || opt.target == T_COMMAND))
 		die("-A and --per-* are per CPU: with -a, or of named counters");
 	if (opt.target != T_NAMED && !opt.nspecs) {
-		opt.specs = (char **)(opt.target == T_SYSTEM ? default_events_cpus :
-				      default_events);
+		/* perf's: task-clock for tasks, cpu-clock for CPUs */
+		if (opt.target == T_SYSTEM)
+			default_events[0] = "cpu-clock";
+		opt.specs = default_events;
 		opt.nspecs = ARRAY_SIZE(default_events);
 	}
 

@@ -167,46 +167,27 @@ int aggr_id_cmp(const struct aggr_id *a, const struct aggr_id *b)
 	return 0;
 }
 
-/* cpu_list: the CPUs of sysfs's list FILE, "0-3,5" */
-static int *cpu_list(const char *file, int *n)
+/* sysfs_cpus: the CPUs of sysfs's list FILE; it must name one */
+static int *sysfs_cpus(const char *file, int *n)
 {
 	char *path = xasprintf("%s/%s", sys_cpu, file);
-	char *text = read_text(path), *p;
-	int *cpus = NULL, lo, hi, c, k;
+	int *cpus = cpu_list(path, n);
 
-	*n = 0;
-	if (!text)
-		die("%s: cannot read it", path);
-	for (p = text; *p && *p != '\n'; ) {
-		if (sscanf(p, "%d%n", &lo, &k) != 1)
-			break;
-		p += k;
-		hi = lo;
-		if (*p == '-' && sscanf(p + 1, "%d%n", &hi, &k) == 1)
-			p += 1 + k;
-		for (c = lo; c <= hi; c++) {
-			cpus = xrealloc(cpus, (*n + 1) * sizeof(*cpus));
-			cpus[(*n)++] = c;
-		}
-		if (*p == ',')
-			p++;
-	}
-	free(text);
 	if (!*n)
-		die("%s: no CPU", path);
+		die("%s: cannot read a CPU in it", path);
 	free(path);
 	return cpus;
 }
 
 int *online_cpu_list(int *n)
 {
-	return cpu_list("online", n);
+	return sysfs_cpus("online", n);
 }
 
 /* possible_cpus: one more than the highest CPU number there may be */
 int possible_cpus(void)
 {
-	int n, *cpus = cpu_list("possible", &n), last = cpus[n - 1];
+	int n, *cpus = sysfs_cpus("possible", &n), last = cpus[n - 1];
 
 	free(cpus);
 	return last + 1;

@@ -66,6 +66,17 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+/* vxasprintf: vasprintf() that dies when out of memory; *N the length */
+char *vxasprintf(const char *fmt, va_list ap, int *n)
+{
+	char *s;
+
+	*n = vasprintf(&s, fmt, ap);
+	if (*n < 0)
+		die("out of memory");
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -73,10 +84,8 @@ char *xasprintf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = vxasprintf(fmt, ap, &n);
 	va_end(ap);
-	if (n < 0)
-		die("out of memory");
 	return s;
 }
 
@@ -104,10 +113,8 @@ void sb_printf(struct sbuf *sb, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = vxasprintf(fmt, ap, &n);
 	va_end(ap);
-	if (n < 0)
-		die("out of memory");
 	sb_add(sb, s, n);
 	free(s);
 }
@@ -266,28 +273,6 @@ s128 div_round_even(s128 num, s128 den)
 	return num < 0 ? -(s128)q : (s128)q;
 }
 
-/* uptime_cs: /proc/uptime, seconds since boot, in hundredths */
-u64 uptime_cs(void)
-{
-	char *s = read_text("/proc/uptime"), *p;
-	u64 cs;
-	int i;
-
-	if (!s)
-		die("/proc/uptime: %s", strerror(errno));
-	cs = 100 * leading_u64(s);
-	p = strchr(s, '.');
-	if (p && p < strchr(s, ' ')) {
-		for (i = 1, p++; i <= 2; i++, p++) {
-			if (*p < '0' || *p > '9')
-				break;
-			cs += (*p - '0') * (i == 1 ? 10 : 1);
-		}
-	}
-	free(s);
-	return cs;
-}
-
 u64 mono_ns(void)
 {
 	struct timespec ts;
@@ -368,4 +353,51 @@ void flush_stdout(void)
 {
 	if (fflush(stdout) == EOF || ferror(stdout))
 		die("standard output: %s", strerror(errno));
+}
+
+/* cpu_list: the CPUs of a sysfs list at PATH, "0-3,5"; none (NULL) if unread */
+int *cpu_list(const char *path, int *n)
+{
+	char *text = read_text(path), *p;
+	int *cpus = NULL, lo, hi, c, k;
+
+	*n = 0;
+	if (!text)
+		return NULL;
+	for (p = text; *p && *p != '\n'; ) {
+		if (sscanf(p, "%d%n", &lo, &k) != 1)
+			break;
+		p += k;
+		hi = lo;
+		if (*p == '-' && sscanf(p + 1, "%d%n", &hi, &k) == 1)
+			p += 1 + k;
+		for (c = lo; c <= hi; c++) {
+			cpus = xrealloc(cpus, (*n + 1) * sizeof(*cpus));
+			cpus[(*n)++] = c;
+		}
+		if (*p == ',')
+			p++;
+	}
+	free(text);
+	return cpus;
+}
+
+/*
+ * duration_ns: S, a number and ns, us, ms or s, or a number alone of
+ * milliseconds (perf's -I), into *NS; false if it is not that
+ */
+bool duration_ns(const char *s, u64 *ns)
+{
+	const char *u = s + strspn(s, "0123456789");
+	char *num = xasprintf("%.*s", (int)(u - s), s);
+	u64 n, m;
+	bool ok;
+
+	m = !*u || !strcmp(u, "ms") ? 1000000 : !strcmp(u, "ns") ? 1 :
+		!strcmp(u, "us") ? 1000 : !strcmp(u, "s") ? 1000000000 : 0;
+	ok = parse_u64(num, &n) && m && n <= UINT64_MAX / m;
+	free(num);
+	if (ok)
+		*ns = n * m;
+	return ok;
 }
