@@ -113,6 +113,14 @@ await() {
 # did.
 wait_file() { await 60 "$1" test -e "$1" >/dev/null; }
 
+# waiter TAG: the text of a command (for sh -c) that writes its pid to
+# /tmp/TAG.pid, then waits for /tmp/TAG.go, which the test makes once it
+# has signalled it and its runner, and then writes /tmp/TAG.done
+waiter() {
+	echo ". /tests/lib.sh; echo \$\$ >/tmp/$1.pid;
+		await 120 /tmp/$1.go test -e /tmp/$1.go && echo done >/tmp/$1.done"
+}
+
 # kw WANT TEXT [FILE]: one write(2) of TEXT to FILE (control) answers
 # WANT: "ok" (all written) or an errno name (tests/helpers/kwrite).
 kw() {

@@ -309,9 +309,7 @@ check record-series-gone-nothing-left nothing_left
 # pid, then waits for a file the test makes once it has sent the HUPs.
 rm -f /tmp/hup.*
 sh -c "trap '' HUP; exec perfkstat record -I 10ms -e page-faults -o /tmp/hup.csv -- \
-	sh -c '. /tests/lib.sh; echo \$\$ >/tmp/hup.pid;
-	await 120 /tmp/hup.go test -e /tmp/hup.go && echo done >/tmp/hup.done'" \
-	2>/tmp/hup.err &
+	sh -c '$(waiter hup)'" 2>/tmp/hup.err &
 pk=$!
 await 120 "record's command" test -s /tmp/hup.pid
 kill -HUP $pk "$(cat /tmp/hup.pid)"

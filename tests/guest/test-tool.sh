@@ -213,12 +213,6 @@ check tool-A-rows sh -c "[ \$(grep -c '^CPU[0-9]*,[0-9.]*,msec,cpu-clock,' /tmp/
 # TERM waits for the command, then deletes the temporary and exits 143; a
 # HUP ignored on entry (nohup, here trap '' HUP) stays ignored, by stat
 # and by the command, which both run to their ends.
-# waiter TAG: the command's text, its pid in /tmp/TAG.pid, its end in
-# /tmp/TAG.done
-waiter() {
-	echo ". /tests/lib.sh; echo \$\$ >/tmp/$1.pid;
-		await 120 /tmp/$1.go test -e /tmp/$1.go && echo done >/tmp/$1.done"
-}
 rm -f /tmp/term.* /tmp/hup.*
 perfkstat stat -x, -e page-faults -- sh -c "$(waiter term)" >/tmp/term.out 2>&1 &
 pk=$!
