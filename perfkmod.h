@@ -29,11 +29,11 @@
 #include <linux/types.h>
 
 /*
- * The version of this interface, which MODULE_VERSION and dkms.conf name
- * MAJOR.MINOR: within a major version it only grows (README, "Stability").
+ * The version of this interface, which MODULE_VERSION, dkms.conf and the
+ * Debian packages name MAJOR.MINOR: within a major version it only grows (README, "Stability").
  */
 #define PERFKMOD_VERSION_MAJOR	0
-#define PERFKMOD_VERSION_MINOR	2
+#define PERFKMOD_VERSION_MINOR	3
 
 struct module;
 struct pt_regs;

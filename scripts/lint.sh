@@ -18,7 +18,8 @@
 #   sparse       make C=2 W=1 against each KDIR: no warning of sparse
 #                or the compiler
 #   spdx         an SPDX-License-Identifier line in every file
-#   dkms-version dkms.conf and perfkmod.h's PERFKMOD_VERSION name one version
+#   dkms-version dkms.conf, debian/changelog and perfkmod.h's
+#                PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
 #   plot         perfkstat plot of tests/record.csv (the tool of the
 #                perfkstat gate): gnuplot's SVG is
@@ -109,7 +110,7 @@ out=
 for f in $(git ls-files 2>/dev/null || find . -type f -not -path './.build/*'); do
 	case $f in
 	*.c | *.h | *.sh | *.py | Kbuild | */Kbuild | Makefile | */Makefile | *.config | \
-	dkms.conf | \
+	dkms.conf | */dkms.conf | \
 	tests/guest/* | .ci/* | scripts/*)
 		head -3 "$f" | grep -q "SPDX-License-Identifier: GPL-2.0" ||
 			out+="$f: no SPDX line"$'\n'
@@ -122,9 +123,12 @@ dkms=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 mod=$(awk '$1 == "#define" && $2 == "PERFKMOD_VERSION_MAJOR" { M = $3 }
 	$1 == "#define" && $2 == "PERFKMOD_VERSION_MINOR" { m = $3 }
 	END { if (M != "" && m != "") print M "." m }' perfkmod.h)
+deb=$(sed -n '1s/^perfkmod (\([^)]*\)).*/\1/p' debian/changelog)
 out=
 [ -n "$dkms" ] && [ "$dkms" = "$mod" ] ||
 	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.h's PERFKMOD_VERSION '$mod'"
+[ "$deb" = "$mod" ] ||
+	out+="${out:+$'\n'}debian/changelog's version '$deb' is not perfkmod.h's PERFKMOD_VERSION '$mod'"
 gate dkms-version "$out"
 
 # The reST page, with the API pulled in by the kernel's kernel-doc
