@@ -52,8 +52,7 @@ tests: kdir
 
 # Built as any client module outside this tree would be.
 samples: module
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples \
-		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/samples PERFKMOD=$(CURDIR) modules
 
 # The client modules of the cross-module tests, built as samples/ is.
 clients: module

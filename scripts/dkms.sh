@@ -10,15 +10,20 @@
 # KVER's headers must be installed (/lib/modules/KVER/build), or be in
 # KDIR (Debian's headers extracted by scripts/kernel.sh). ARCH and
 # CROSS_COMPILE in the environment reach the module's make, as a user
-# cross-building with DKMS would set them. The module DKMS installed is
-# copied to OUTDIR/perfkmod.ko for the VM to load.
+# cross-building with DKMS would set them. Then the example client,
+# samples/ with its dkms.conf, is built and installed by DKMS against the
+# Module.symvers and perfkmod.h that perfkmod's build kept. The modules
+# DKMS installed are copied to OUTDIR (perfkmod.ko, perfkmod_client.ko)
+# for the VM to load.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=${1:?usage: dkms.sh KVER OUTDIR [KDIR]}
 out=${2:?usage: dkms.sh KVER OUTDIR [KDIR]}
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+conf_version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$1"; }
+ver=$(conf_version "$top/dkms.conf")
+cver=$(conf_version "$top/samples/dkms.conf")
 tree=$top/.build/dkms-$kver
 opts=(--sourcetree "$tree/src" --dkmstree "$tree/dkms" --installtree "$tree/install")
 # Extracted, not installed: the host has no /lib/modules/KVER for depmod,
@@ -26,13 +31,28 @@ opts=(--sourcetree "$tree/src" --dkmstree "$tree/dkms" --installtree "$tree/inst
 [ -z "${3:-}" ] || opts+=(--kernelsourcedir "$3" --no-depmod)
 
 [ -n "$ver" ] || { echo "dkms.sh: no PACKAGE_VERSION in dkms.conf" >&2; exit 1; }
+fail() { echo "dkms.sh: $*" >&2; exit 1; }
+
+# dkms_install NAME VERSION: dkms add, build, install from $tree/src/NAME-VERSION
+dkms_install() {
+	dkms add "$1/$2" "${opts[@]}"
+	dkms build "$1/$2" -k "$kver" "${opts[@]}"
+	dkms install "$1/$2" -k "$kver" "${opts[@]}"
+	dkms status "$1/$2" -k "$kver" "${opts[@]}" | grep -q ": installed" ||
+		fail "dkms does not list $1/$2 as installed"
+}
+
 rm -rf "$tree"
-mkdir -p "$tree/src/perfkmod-$ver" "$tree/dkms" "$tree/install/$kver"
+mkdir -p "$tree/src/perfkmod-$ver" "$tree/src/perfkmod-client-$cver" \
+	"$tree/dkms" "$tree/install/$kver"
 rsync -a --exclude=.git --exclude=.build "$top/" "$tree/src/perfkmod-$ver/"
-dkms add "perfkmod/$ver" "${opts[@]}"
-dkms build "perfkmod/$ver" -k "$kver" "${opts[@]}"
-dkms install "perfkmod/$ver" -k "$kver" "${opts[@]}"
-dkms status "perfkmod/$ver" -k "$kver" "${opts[@]}" | grep -q ": installed" ||
-	{ echo "dkms.sh: dkms does not list perfkmod/$ver as installed" >&2; exit 1; }
+rsync -a "$top/samples/" "$tree/src/perfkmod-client-$cver/"
+dkms_install perfkmod "$ver"
+kept=$tree/dkms/perfkmod/kernel-$kver-$(uname -m)
+for f in Module.symvers perfkmod.h; do
+	[ -s "$kept/$f" ] || fail "DKMS's perfkmod build kept no $kept/$f"
+done
+dkms_install perfkmod-client "$cver"
 mkdir -p "$out"
-cp "$tree/install/$kver/updates/dkms/perfkmod.ko" "$out/perfkmod.ko"
+cp "$tree/install/$kver/updates/dkms/perfkmod.ko" \
+	"$tree/install/$kver/updates/dkms/perfkmod_client.ko" "$out/"

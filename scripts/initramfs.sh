@@ -8,7 +8,7 @@
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the client modules of samples/ and
 # tests/clients/ built in MODULE_DIR (KUnit modules of tests/ go to
-# /modules/kunit/, the module DKMS installed, in MODULE_DIR/dkms/, to
+# /modules/kunit/, the modules DKMS installed, in MODULE_DIR/dkms/, to
 # /modules/dkms/, the kernel's own modules in MODULE_DIR/kernel/, such as
 # KUnit, to /modules/kernel/) and the static programs found in HELPER_DIR
 # (to /bin/), which has the perfkstat tool built for the guest
@@ -55,7 +55,9 @@ spec=$out.spec
 	done
 	if [ -e "$moddir/dkms/perfkmod.ko" ]; then
 		echo "dir /modules/dkms 0755 0 0"
-		echo "file /modules/dkms/perfkmod.ko $moddir/dkms/perfkmod.ko 0644 0 0"
+		for f in "$moddir"/dkms/*.ko; do
+			echo "file /modules/dkms/${f##*/} $f 0644 0 0"
+		done
 	fi
 	for f in "$moddir"/tests/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
