@@ -22,8 +22,16 @@
 #   fresh-shell   make shell with a client module, typed into, and with
 #                 RUN= (tests/make-shell.sh)
 #   fresh-deb     the Debian packages built (make deb), installed with
-#                 Debian's kernel headers, DKMS's module for each, purged
-#                 (tests/deb.sh)
+#                 Debian's kernel and its headers, built by DKMS, with the
+#                 example client DKMS builds against them (tests/deb.sh
+#                 install)
+#   fresh-deb-boot  the root booted in QEMU (its kernel; its file system
+#                 over 9p): the packaged module, the example modprobe
+#                 configuration's counters, perfkstat, the client, the
+#                 exporter's file scraped from node_exporter (run on the
+#                 host: tests/deb-boot.sh)
+#   fresh-deb-purge  the packages purged without a trace (tests/deb.sh
+#                 purge)
 #   fresh-lint    make lint, every gate green
 #   fresh-distro  make check LANE=distro, nothing failed, with the guest
 #                 scripts whose checks need the host's tools (promtool,
@@ -195,7 +203,7 @@ trap 'trap "" PIPE; exit 130' INT TERM
 trap 'trap "" PIPE; exit 141' PIPE
 cleanup
 [ "$(id -u)" = 0 ] || {
-	for t in root demo shell deb lint distro; do
+	for t in root demo shell deb deb-boot deb-purge lint distro; do
 		result not ok "fresh-$t - needs root (debootstrap, mount, chroot)"
 	done
 	exit 1
@@ -207,7 +215,7 @@ git -C "$top" diff --quiet HEAD 2>/dev/null ||
 start=$SECONDS
 if ! msg=$(make_root 2>"$dir/root.log"); then
 	result not ok "fresh-root - $msg (log: $dir/root.log)"
-	for t in demo shell deb lint distro; do
+	for t in demo shell deb deb-boot deb-purge lint distro; do
 		result not ok "fresh-$t - no root"
 	done
 	exit 1
@@ -235,10 +243,28 @@ else
 	result not ok "fresh-shell - $(why "$dir/shell.log")"
 fi
 
-if step deb 900 tests/deb.sh; then
+if step deb 900 "tests/deb.sh install"; then
 	result ok fresh-deb
+	# on the host: QEMU boots the root, node_exporter runs in it
+	boot=$SECONDS rc=0
+	echo "fresh: deb-boot: tests/deb-boot.sh"
+	timeout -k 30 900 "$top/tests/deb-boot.sh" "$root" "$dir" \
+		>"$dir/deb-boot.log" 2>&1 || rc=$?
+	echo "fresh: deb-boot: exit $rc, $((SECONDS - boot)) s"
+	if [ $rc = 0 ]; then
+		result ok fresh-deb-boot
+	else
+		result not ok "fresh-deb-boot - $(why "$dir/deb-boot.log")"
+	fi
+	if step deb-purge 300 "tests/deb.sh purge"; then
+		result ok fresh-deb-purge
+	else
+		result not ok "fresh-deb-purge - $(why "$dir/deb-purge.log")"
+	fi
 else
 	result not ok "fresh-deb - $(why "$dir/deb.log")"
+	result not ok "fresh-deb-boot - no packages installed"
+	result not ok "fresh-deb-purge - no packages installed"
 fi
 
 if step lint 900 "make lint"; then

@@ -1,40 +1,95 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Debian packages as a user installs them (the fresh lane runs this in
-# its new Debian 12 root, as root): make deb from the clone; apt-get
-# install of both packages with Debian's kernel headers; DKMS built
-# perfkmod for that kernel, of the packages' version; perfkstat and its
-# man page there; and a purge leaves no module, DKMS tree or source.
-# Prints what failed and exits 1 at the first failure.
+# The Debian packages as a user installs them. The fresh lane runs this in
+# its new Debian 12 root, as root:
+#
+#   tests/deb.sh install   with Debian's kernel and its headers: make deb
+#                          from the clone, apt-get install of both packages;
+#                          DKMS built perfkmod of the packages' version for
+#                          that kernel and kept its Module.symvers and
+#                          perfkmod.h; the example client of perfkmod-dkms
+#                          built by DKMS against them; the example modprobe
+#                          configuration, uncommented; prometheus-node-exporter
+#                          for perfkmod-prom.service to write for
+#   tests/deb.sh purge     the client removed, then both packages purged:
+#                          no module, DKMS tree or source is left
+#
+# Between the two, tests/deb-boot.sh boots the root. Prints what failed
+# and exits 1 at the first failure.
 
 set -euo pipefail
 
 fail() { echo "deb: $*" >&2; exit 1; }
+conf_version() { sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$1"; }
 
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
-apt-get install -y -q --no-install-recommends debhelper dh-dkms \
-	linux-headers-amd64
-make deb
-apt-get install -y -q --no-install-recommends ./.build/deb/perfkmod-dkms_*.deb \
-	./.build/deb/perfkmod-tools_*.deb
+ver=$(conf_version dkms.conf)
+cver=$(conf_version samples/dkms.conf)
+examples=/usr/share/doc/perfkmod-dkms/examples
 
-kvers=$(cd /lib/modules && ls -d */build | sed 's,/build$,,')
-[ -n "$kvers" ] || fail "no kernel headers installed"
-for k in $kvers; do
-	ko=/lib/modules/$k/updates/dkms/perfkmod.ko
-	dkms status "perfkmod/$ver" -k "$k" | grep -q ": installed" ||
-		fail "dkms does not list perfkmod/$ver as installed for $k"
-	[ "$(modinfo -F version "$ko")" = "$ver" ] ||
-		fail "$ko: version $(modinfo -F version "$ko"), not $ver"
-	echo "deb: perfkmod $ver built by DKMS for $k"
-done
-perfkstat help | grep -q '^usage: perfkstat stat ' || fail "perfkstat help"
-[ -e /usr/share/man/man1/perfkstat.1.gz ] || fail "no perfkstat(1)"
-[ -e /lib/systemd/system/perfkmod-prom.timer ] || fail "no perfkmod-prom.timer"
+install() {
+	local kvers k kept f
 
-apt-get remove --purge -y -q perfkmod-dkms perfkmod-tools
-left=$(ls -d /lib/modules/*/updates/dkms/perfkmod.ko /var/lib/dkms/perfkmod \
-	/usr/src/perfkmod-* /usr/bin/perfkstat 2>/dev/null || true)
-[ -z "$left" ] || fail "left after the purge: $left"
-echo "deb: installed, built by DKMS, purged without a trace"
+	# no initrd: tests/deb-boot.sh boots the kernel with its own
+	INITRD=No apt-get install -y -q --no-install-recommends debhelper dh-dkms \
+		linux-image-amd64 linux-headers-amd64 prometheus-node-exporter
+	make deb
+	apt-get install -y -q --no-install-recommends \
+		./.build/deb/perfkmod-dkms_*.deb ./.build/deb/perfkmod-tools_*.deb
+
+	kvers=$(cd /lib/modules && ls -d */build | sed 's,/build$,,')
+	[ -n "$kvers" ] || fail "no kernel headers installed"
+	for k in $kvers; do
+		ko=/lib/modules/$k/updates/dkms/perfkmod.ko
+		kept=/var/lib/dkms/perfkmod/kernel-$k-$(uname -m)
+		dkms status "perfkmod/$ver" -k "$k" | grep -q ": installed" ||
+			fail "dkms does not list perfkmod/$ver as installed for $k"
+		[ "$(modinfo -F version "$ko")" = "$ver" ] ||
+			fail "$ko: version $(modinfo -F version "$ko"), not $ver"
+		for f in Module.symvers perfkmod.h; do
+			[ -s "$kept/$f" ] || fail "DKMS's perfkmod build kept no $kept/$f"
+		done
+		echo "deb: perfkmod $ver built by DKMS for $k"
+	done
+
+	# the example client, as a client's author installs one
+	cp -r "$examples" "/usr/src/perfkmod-client-$cver"
+	dkms add "perfkmod-client/$cver"
+	for k in $kvers; do
+		dkms install "perfkmod-client/$cver" -k "$k"
+		modinfo -F depends "/lib/modules/$k/updates/dkms/perfkmod_client.ko" |
+			grep -qx perfkmod ||
+			fail "DKMS's perfkmod_client.ko for $k does not depend on perfkmod"
+	done
+
+	sed 's/^#options perfkmod /options perfkmod /' \
+		/usr/share/doc/perfkmod-tools/examples/perfkmod.conf \
+		>/etc/modprobe.d/perfkmod.conf
+	grep -q "^options perfkmod counters=" /etc/modprobe.d/perfkmod.conf ||
+		fail "no options line to uncomment in the example perfkmod.conf"
+	# the process whose page faults the client counts in the guest
+	cc -O2 -o /usr/local/bin/touchpages tests/helpers/touchpages.c
+
+	perfkstat help | grep -q '^usage: perfkstat stat ' || fail "perfkstat help"
+	[ -e /usr/share/man/man1/perfkstat.1.gz ] || fail "no perfkstat(1)"
+	[ -e /lib/systemd/system/perfkmod-prom.timer ] || fail "no perfkmod-prom.timer"
+	echo "deb: installed"
+}
+
+purge() {
+	local left
+
+	dkms remove "perfkmod-client/$cver" --all
+	rm -r "/usr/src/perfkmod-client-$cver" /etc/modprobe.d/perfkmod.conf
+	apt-get remove --purge -y -q perfkmod-dkms perfkmod-tools
+	left=$(ls -d /lib/modules/*/updates/dkms/perfkmod*.ko /var/lib/dkms/perfkmod* \
+		/usr/src/perfkmod-* /usr/bin/perfkstat /usr/share/doc/perfkmod-* \
+		/lib/systemd/system/perfkmod-* 2>/dev/null || true)
+	[ -z "$left" ] || fail "left after the purge: $left"
+	echo "deb: purged without a trace"
+}
+
+case ${1:-} in
+install | purge) "$1" ;;
+*) fail "usage: tests/deb.sh install|purge" ;;
+esac
