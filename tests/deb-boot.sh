@@ -6,17 +6,19 @@
 # over 9p, where tests/deb-guest.sh loads and reads what the packages
 # installed. Then the exporter path with the real parts: the root's
 # prometheus-node-exporter, on 127.0.0.1, reads the .prom file the guest's
-# perfkstat wrote (perfkmod-prom.service's command), and curl scrapes it:
-# perfkmod_events_total comes back with each configured counter's name, and
-# the textfile collector saw no error.
+# perfkstat wrote (perfkmod-prom.service's command); curl scrapes it:
+# perfkmod_events_total comes back with each configured counter's name,
+# and the textfile collector saw no error; and the root's Prometheus,
+# scraping that node_exporter every second, answers the query
+# perfkmod_events_total{name="N"} with the value of N in the file.
 #
 #   tests/deb-boot.sh ROOT OUTDIR     (as root, on the host)
 #
 # The initramfs holds busybox (the host's, as the test lanes') and the 9p
 # modules of the root's kernel, in the order modprobe loads them; its init
 # mounts the root and runs tests/deb-guest.sh there. OUTDIR gets the
-# console (deb-boot.console) and the scrape (deb-boot.metrics). Prints what
-# failed and exits 1 at the first failure.
+# console (deb-boot.console), the scrape (deb-boot.metrics) and the two
+# servers' logs. Prints what failed and exits 1 at the first failure.
 
 set -euo pipefail
 
@@ -26,12 +28,18 @@ out=${2:?usage: deb-boot.sh ROOT OUTDIR}
 console=$out/deb-boot.console
 textfiles=/var/lib/prometheus/node-exporter
 work=$(mktemp -d)
-exporter=
+exporter=""
+prometheus=""
 
 fail() { echo "deb-boot: $*" >&2; exit 1; }
 cleanup() {
-	[ -z "$exporter" ] || kill "$exporter" 2>/dev/null || true
-	rm -rf "$work"
+	local rc=$? p
+
+	for p in $prometheus $exporter; do
+		{ kill "$p" && wait "$p"; } 2>/dev/null || true
+	done
+	rm -rf --one-file-system "$work" "$root/tmp/deb-boot"
+	exit $rc
 }
 trap cleanup EXIT
 
@@ -88,8 +96,13 @@ if grep -qE "BUG:|Oops|Call Trace|WARNING:" "$console"; then
 	fail "the kernel reported a problem (console: $console)"
 fi
 
+# a free port on 127.0.0.1
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 # node_exporter reads the guest's file; curl scrapes it on loopback
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 chroot "$root" /usr/bin/prometheus-node-exporter \
 	--web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
 	--collector.textfile --collector.textfile.directory="$textfiles" \
@@ -111,4 +124,43 @@ for n in $names; do
 	grep -q "^perfkmod_events_total{.*name=\"$n\"" "$out/deb-boot.metrics" ||
 		fail "no perfkmod_events_total for $n in node_exporter's scrape"
 	echo "deb-boot: node_exporter serves perfkmod_events_total for $n"
+done
+
+# Prometheus scrapes node_exporter; each counter's value, queried through
+# its HTTP API, is the one in the file once the first scrape is in
+mkdir -p "$root/tmp/deb-boot"
+cat >"$root/tmp/deb-boot/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: node
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+YML
+pport=$(free_port)
+chroot "$root" /usr/bin/prometheus --config.file=/tmp/deb-boot/prometheus.yml \
+	--storage.tsdb.path=/tmp/deb-boot/data --web.listen-address="127.0.0.1:$pport" \
+	>"$out/deb-boot.prometheus.log" 2>&1 &
+prometheus=$!
+for n in $names; do
+	want=$(sed -n "s/^perfkmod_events_total{.*name=\"$n\".*} //p" \
+		"$root$textfiles/perfkmod.prom")
+	got=
+	for _ in $(seq 600); do
+		got=$(chroot "$root" curl -sf --data-urlencode \
+			"query=perfkmod_events_total{name=\"$n\"}" \
+			"http://127.0.0.1:$pport/api/v1/query" 2>/dev/null |
+			python3 -c 'import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+print(r[0]["value"][1] if r else "")' 2>/dev/null) || true
+		[ -z "$got" ] || break
+		kill -0 $prometheus 2>/dev/null ||
+			fail "Prometheus ended (log: $out/deb-boot.prometheus.log)"
+		sleep 0.1
+	done
+	[ -n "$got" ] || fail "Prometheus has no perfkmod_events_total for $n after 60 s"
+	python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' \
+		"$got" "$want" ||
+		fail "Prometheus says $n is $got; perfkstat's file says $want"
+	echo "deb-boot: Prometheus has perfkmod_events_total{name=\"$n\"} $got"
 done

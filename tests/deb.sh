@@ -10,8 +10,8 @@
 #                          that kernel and kept its Module.symvers and
 #                          perfkmod.h; the example client of perfkmod-dkms
 #                          built by DKMS against them; the example modprobe
-#                          configuration, uncommented; prometheus-node-exporter
-#                          for perfkmod-prom.service to write for
+#                          configuration, uncommented; node_exporter and
+#                          Prometheus for what perfkmod-prom.service writes
 #   tests/deb.sh purge     the client removed, then both packages purged:
 #                          no module, DKMS tree or source is left
 #
@@ -32,7 +32,8 @@ install() {
 
 	# no initrd: tests/deb-boot.sh boots the kernel with its own
 	INITRD=No apt-get install -y -q --no-install-recommends debhelper dh-dkms \
-		linux-image-amd64 linux-headers-amd64 prometheus-node-exporter
+		linux-image-amd64 linux-headers-amd64 prometheus-node-exporter \
+		prometheus
 	make deb
 	apt-get install -y -q --no-install-recommends \
 		./.build/deb/perfkmod-dkms_*.deb ./.build/deb/perfkmod-tools_*.deb
@@ -84,7 +85,8 @@ purge() {
 	apt-get remove --purge -y -q perfkmod-dkms perfkmod-tools
 	left=$(ls -d /lib/modules/*/updates/dkms/perfkmod*.ko /var/lib/dkms/perfkmod* \
 		/usr/src/perfkmod-* /usr/bin/perfkstat /usr/share/doc/perfkmod-* \
-		/lib/systemd/system/perfkmod-* 2>/dev/null || true)
+		/lib/systemd/system/perfkmod-* /var/lib/prometheus/node-exporter/perfkmod.prom \
+		2>/dev/null || true)
 	[ -z "$left" ] || fail "left after the purge: $left"
 	echo "deb: purged without a trace"
 }
