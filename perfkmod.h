@@ -30,7 +30,8 @@
 
 /*
  * The version of this interface, which MODULE_VERSION, dkms.conf and the
- * Debian packages name MAJOR.MINOR: within a major version it only grows (README, "Stability").
+ * Debian packages name MAJOR.MINOR: within a major version it only grows
+ * (README, "Stability").
  */
 #define PERFKMOD_VERSION_MAJOR	0
 #define PERFKMOD_VERSION_MINOR	3

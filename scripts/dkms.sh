@@ -46,7 +46,8 @@ rm -rf "$tree"
 mkdir -p "$tree/src/perfkmod-$ver" "$tree/src/perfkmod-client-$cver" \
 	"$tree/dkms" "$tree/install/$kver"
 rsync -a --exclude=.git --exclude=.build "$top/" "$tree/src/perfkmod-$ver/"
-rsync -a "$top/samples/" "$tree/src/perfkmod-client-$cver/"
+# what perfkmod-dkms ships as the example, not what make samples built
+cp "$top"/samples/{Kbuild,dkms.conf,perfkmod_client.c} "$tree/src/perfkmod-client-$cver/"
 dkms_install perfkmod "$ver"
 kept=$tree/dkms/perfkmod/kernel-$kver-$(uname -m)
 for f in Module.symvers perfkmod.h; do

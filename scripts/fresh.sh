@@ -28,8 +28,8 @@
 #   fresh-deb-boot  the root booted in QEMU (its kernel; its file system
 #                 over 9p): the packaged module, the example modprobe
 #                 configuration's counters, perfkstat, the client, the
-#                 exporter's file scraped from node_exporter (run on the
-#                 host: tests/deb-boot.sh)
+#                 exporter's file scraped from node_exporter and queried
+#                 from Prometheus (run on the host: tests/deb-boot.sh)
 #   fresh-deb-purge  the packages purged without a trace (tests/deb.sh
 #                 purge)
 #   fresh-lint    make lint, every gate green

@@ -18,8 +18,8 @@
 #   sparse       make C=2 W=1 against each KDIR: no warning of sparse
 #                or the compiler
 #   spdx         an SPDX-License-Identifier line in every file
-#   dkms-version dkms.conf, debian/changelog and perfkmod.h's
-#                PERFKMOD_VERSION name one version
+#   dkms-version dkms.conf, debian/changelog, the DKMS commands of the
+#                docs and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
 #   plot         perfkstat plot of tests/record.csv (the tool of the
 #                perfkstat gate): gnuplot's SVG is
@@ -129,6 +129,13 @@ out=
 	out="dkms.conf PACKAGE_VERSION '$dkms' is not perfkmod.h's PERFKMOD_VERSION '$mod'"
 [ "$deb" = "$mod" ] ||
 	out+="${out:+$'\n'}debian/changelog's version '$deb' is not perfkmod.h's PERFKMOD_VERSION '$mod'"
+# the DKMS commands of the docs name it too
+for f in README Documentation/perfkmod.rst; do
+	for v in $(grep -oE 'perfkmod[-/][0-9]+\.[0-9]+' "$f" | sort -u); do
+		[ "${v#perfkmod?}" = "$mod" ] ||
+			out+="${out:+$'\n'}$f names $v, not perfkmod's version '$mod'"
+	done
+done
 gate dkms-version "$out"
 
 # The reST page, with the API pulled in by the kernel's kernel-doc

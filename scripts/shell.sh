@@ -49,7 +49,8 @@ kmake=(make -s ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE")
 "${kmake[@]}" -C "$dir/src" KDIR="$KDIR" samples >"$dir/build.log" 2>&1 ||
 	{ cat "$dir/build.log"; exit 1; }
 if [ -n "$client" ]; then
-	"${kmake[@]}" -C "$KDIR" M="$client" \
+	# PERFKMOD for a Kbuild like samples/'s, the symbols for any other
+	"${kmake[@]}" -C "$KDIR" M="$client" PERFKMOD="$dir/src" \
 		KBUILD_EXTRA_SYMBOLS="$dir/src/Module.symvers" modules
 	mkdir -p "$dir/src/extra"
 	sed 's/\.o$/.ko/' "$client/modules.order" | while read -r m; do

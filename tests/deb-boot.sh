@@ -5,7 +5,8 @@
 # booted: its Debian kernel in QEMU, its own file system as the guest's
 # over 9p, where tests/deb-guest.sh loads and reads what the packages
 # installed. Then the exporter path with the real parts: the root's
-# prometheus-node-exporter, on 127.0.0.1, reads the .prom file the guest's
+# prometheus-node-exporter, on 127.0.0.1 and otherwise as Debian starts it
+# (its textfile directory is Debian's default), reads the .prom file the guest's
 # perfkstat wrote (perfkmod-prom.service's command); curl scrapes it:
 # perfkmod_events_total comes back with each configured counter's name,
 # and the textfile collector saw no error; and the root's Prometheus,
@@ -16,7 +17,9 @@
 #
 # The initramfs holds busybox (the host's, as the test lanes') and the 9p
 # modules of the root's kernel, in the order modprobe loads them; its init
-# mounts the root and runs tests/deb-guest.sh there. OUTDIR gets the
+# mounts the root and runs tests/deb-guest.sh there. QEMU exports the root
+# bound once more without what is mounted under it (the lane's /proc,
+# /sys and /dev are the host's): the guest mounts its own. OUTDIR gets the
 # console (deb-boot.console), the scrape (deb-boot.metrics) and the two
 # servers' logs. Prints what failed and exits 1 at the first failure.
 
@@ -28,6 +31,7 @@ out=${2:?usage: deb-boot.sh ROOT OUTDIR}
 console=$out/deb-boot.console
 textfiles=/var/lib/prometheus/node-exporter
 work=$(mktemp -d)
+export=$work/export
 exporter=""
 prometheus=""
 
@@ -38,20 +42,20 @@ cleanup() {
 	for p in $prometheus $exporter; do
 		{ kill "$p" && wait "$p"; } 2>/dev/null || true
 	done
+	! mountpoint -q "$export" || umount "$export"
 	rm -rf --one-file-system "$work" "$root/tmp/deb-boot"
 	exit $rc
 }
 trap cleanup EXIT
 
-images=$(ls "$root"/boot/vmlinuz-*)
+images=$(ls "$root"/boot/vmlinuz-* 2>/dev/null) || fail "no kernel in $root/boot"
 [ "$(echo "$images" | wc -l)" = 1 ] || fail "not one kernel in $root/boot: $images"
 kver=${images##*/vmlinuz-}
 rm -f "$root$textfiles/perfkmod.prom"
 
-mkdir "$work/modules"
-chroot "$root" modprobe -a -S "$kver" --show-depends virtio_pci 9pnet_virtio 9p |
-	awk '$1 == "insmod" && !seen[$2]++ { print $2 }' >"$work/order"
-[ -s "$work/order" ] || fail "no 9p modules for $kver in the root"
+chroot "$root" modprobe -a -S "$kver" --show-depends virtio_pci 9pnet_virtio 9p \
+	>"$work/depends" || fail "modprobe finds no 9p modules for $kver in the root"
+awk '$1 == "insmod" && !seen[$2]++ { print $2 }' "$work/depends" >"$work/order"
 {
 	for d in /dev /proc /sys /bin /newroot /modules; do
 		echo "dir $d 0755 0 0"
@@ -71,23 +75,24 @@ for m in $(sed 's,.*/,,' "$work/order" | tr '\n' ' '); do
 	insmod /modules/\$m || echo "deb-boot: insmod \$m failed"
 done
 r=/newroot
-if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 root \$r; then
-	mount -t proc proc \$r/proc
-	mount -t sysfs sysfs \$r/sys
-	mount -t debugfs debugfs \$r/sys/kernel/debug
-	mount -t devtmpfs devtmpfs \$r/dev
-	mount -t tmpfs tmpfs \$r/tmp
+if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 root \$r &&
+	mount -t proc proc \$r/proc &&
+	mount -t sysfs sysfs \$r/sys &&
+	mount -t debugfs debugfs \$r/sys/kernel/debug &&
+	mount -t devtmpfs devtmpfs \$r/dev &&
+	mount -t tmpfs tmpfs \$r/tmp; then
 	chroot \$r /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
 		/bin/bash /root/perfkmod/tests/deb-guest.sh
-	umount \$r/tmp \$r/dev \$r/sys/kernel/debug \$r/sys \$r/proc \$r
+else
+	echo "deb-boot: cannot mount the root and its file systems"
 fi
 reboot -f
 INIT
 "$top/scripts/cpio.py" "$work/spec" "$work/initramfs.cpio"
 
-# the root's own mounts (the lane's /proc, /sys, /dev) are the host's: the
-# guest mounts its own over them
-PERFKMOD_QEMU_EXTRA="-virtfs local,path=$root,mount_tag=root,security_model=passthrough,multidevs=remap" \
+mkdir "$export"
+mount --bind "$root" "$export"
+PERFKMOD_QEMU_EXTRA="-virtfs local,path=$export,mount_tag=root,security_model=passthrough" \
 	"$top/scripts/vm.sh" x86_64 "$images" "$work/initramfs.cpio" "$console" 600
 grep "^deb-guest: " "$console" || true
 grep -q "^deb-guest: all passed" "$console" ||
@@ -105,7 +110,7 @@ free_port() {
 port=$(free_port)
 chroot "$root" /usr/bin/prometheus-node-exporter \
 	--web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
-	--collector.textfile --collector.textfile.directory="$textfiles" \
+	--collector.textfile \
 	>"$out/deb-boot.exporter.log" 2>&1 &
 exporter=$!
 for _ in $(seq 300); do
@@ -158,7 +163,7 @@ print(r[0]["value"][1] if r else "")' 2>/dev/null) || true
 			fail "Prometheus ended (log: $out/deb-boot.prometheus.log)"
 		sleep 0.1
 	done
-	[ -n "$got" ] || fail "Prometheus has no perfkmod_events_total for $n after 60 s"
+	[ -n "$got" ] || fail "Prometheus never had perfkmod_events_total for $n"
 	python3 -c 'import sys; sys.exit(float(sys.argv[1]) != float(sys.argv[2]))' \
 		"$got" "$want" ||
 		fail "Prometheus says $n is $got; perfkstat's file says $want"

@@ -6,8 +6,9 @@
 # perfkmod.ko DKMS built, with the counters of the example modprobe
 # configuration; perfkstat reads them; the example client DKMS built
 # against it loads and counts the page faults of a process that touches N
-# fresh pages (at least N); perfkmod-prom.service's command writes the
-# Prometheus text into node_exporter's textfile directory, where
+# fresh pages (at least N); perfkmod-prom.service's command removes an
+# old file while perfkmod is not loaded, and writes the Prometheus text
+# into node_exporter's textfile directory once it is, where
 # tests/deb-boot.sh scrapes it after the guest has ended.
 #
 # Prints "deb-guest: ok|FAILED WHAT" per check and "deb-guest: all passed"
@@ -46,6 +47,13 @@ wait_file() {
 
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' /root/perfkmod/dkms.conf)
 names=$(sed -n 's/^options perfkmod counters=//p' $conf | tr ';' '\n' | cut -d= -f1)
+# the service's command, as systemd runs it (sh -c '...')
+cmd=$(sed -n 's/^ExecStart=//p' $unit)
+prom=/var/lib/prometheus/node-exporter/perfkmod.prom
+
+echo stale >$prom
+check prom-service-command-unloaded eval "$cmd"
+check prom-removed-while-unloaded test ! -e $prom
 
 check modprobe modprobe perfkmod
 check dkms-module test "$(modinfo -n perfkmod)" = \
@@ -77,11 +85,7 @@ wait $pid
 check client-unload rmmod perfkmod_client
 rm -r "$dir"
 
-# the service's command, as systemd would run it
-cmd=$(sed -n 's/^ExecStart=//p' $unit)
-# shellcheck disable=SC2086 # the command's words
-check prom-service-command $cmd
-prom=/var/lib/prometheus/node-exporter/perfkmod.prom
+check prom-service-command eval "$cmd"
 for n in $names; do
 	check "prom-$n" grep -q "^perfkmod_events_total{.*name=\"$n\"" $prom
 done

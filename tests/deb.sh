@@ -28,7 +28,7 @@ cver=$(conf_version samples/dkms.conf)
 examples=/usr/share/doc/perfkmod-dkms/examples
 
 install() {
-	local kvers k kept f
+	local kvers k kept f m
 
 	# no initrd: tests/deb-boot.sh boots the kernel with its own
 	INITRD=No apt-get install -y -q --no-install-recommends debhelper dh-dkms \
@@ -53,11 +53,18 @@ install() {
 		echo "deb: perfkmod $ver built by DKMS for $k"
 	done
 
-	# the example client, as a client's author installs one
+	# the example client, as a client's author installs one; then a
+	# kernel's upgrade, as DKMS's kernel hook runs it: autoinstall builds
+	# perfkmod first (the client's BUILD_DEPENDS), then the client
 	cp -r "$examples" "/usr/src/perfkmod-client-$cver"
 	dkms add "perfkmod-client/$cver"
 	for k in $kvers; do
-		dkms install "perfkmod-client/$cver" -k "$k"
+		dkms unbuild "perfkmod/$ver" -k "$k"
+		dkms autoinstall -k "$k"
+		for m in "perfkmod/$ver" "perfkmod-client/$cver"; do
+			dkms status "$m" -k "$k" | grep -q ": installed" ||
+				fail "dkms autoinstall did not install $m for $k"
+		done
 		modinfo -F depends "/lib/modules/$k/updates/dkms/perfkmod_client.ko" |
 			grep -qx perfkmod ||
 			fail "DKMS's perfkmod_client.ko for $k does not depend on perfkmod"

@@ -16,7 +16,7 @@ pid=
 trap '[ -z "$pid" ] || kill -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 mkdir "$tmp/client"
 cp "$top/samples/perfkmod_client.c" "$tmp/client/my_client.c"
-printf 'obj-m := my_client.o\nccflags-y := -I%s\n' "$top" >"$tmp/client/Kbuild"
+sed 's/perfkmod_client\.o/my_client.o/' "$top/samples/Kbuild" >"$tmp/client/Kbuild"
 
 # want WHAT LOG: LOG has the line WHAT.
 want() {

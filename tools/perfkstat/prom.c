@@ -23,7 +23,7 @@ static const struct {
 	bool sampling;
 } families[] = {
 	[FAM_EVENTS] = { "perfkmod_events_total", "counter",
-		"Events counted, scaled to the enabled time as perf stat scales them." },
+		"Events counted while the counter was on a PMU (unscaled: it never goes down)." },
 	[FAM_ENABLED] = { "perfkmod_enabled_seconds_total", "counter",
 		"Time the counter was enabled." },
 	[FAM_RUNNING] = { "perfkmod_running_seconds_total", "counter",
@@ -71,7 +71,7 @@ static void sample(struct sbuf *sb, enum family f, const struct list_entry *e)
 		  strncmp(e->target, "cpu=", 4) ? "all" : e->target + 4);
 	switch (f) {
 	case FAM_EVENTS:
-		sb_printf(sb, "%llu", (unsigned long long)e->scaled);
+		sb_printf(sb, "%llu", (unsigned long long)e->value);
 		break;
 	case FAM_ENABLED:
 		seconds(sb, e->enabled);
