@@ -14,7 +14,10 @@
  *	enable NAME, disable NAME, reset NAME
  *	period NAME VALUE	new sample period (or frequency, for freq=)
  *	series NAME INTERVAL[,records=N] COUNTER...
- *				sample named counters into a time series
+ *				sample named counters every INTERVAL
+ *	series NAME every=TRIGGER[,records=N] COUNTER...
+ *				the same at each overflow of the named
+ *				sampling counter TRIGGER (event-driven)
  *
  * Counters and series share one namespace; del releases either.
  * A command either does all it says or nothing. Its errno is what write(2)
@@ -44,7 +47,7 @@ MODULE_PARM_DESC(counters, "counters to create at load time: \"NAME=SPEC;NAME=SP
  */
 static char *series;
 module_param(series, charp, 0400);
-MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL[,records=N]:COUNTER:COUNTER...;...\"; a bad one fails the load");
+MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL|every=TRIGGER[,records=N]:COUNTER:COUNTER...;...\"; a bad one fails the load");
 
 /* The hard ceilings of max_name_len, max_cmd_len and max_counters. */
 #define PERFKMOD_NAME_LIMIT		255
@@ -266,22 +269,34 @@ static int parse_interval(const char *s, u64 *ns)
 	return -EINVAL;
 }
 
-/* "INTERVAL[,records=N]", the series' own options, into @cfg. */
+/*
+ * "INTERVAL[,records=N]" or "every=TRIGGER[,records=N]", the series' own
+ * options, into @cfg; the name of a trigger into @trigger (else NULL).
+ */
 static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
-			     const char **why)
+			     const char **trigger, const char **why)
 {
 	char *tok = strsep(&opts, ",");
 	bool records = false;
 	int err;
 
-	err = parse_interval(tok, &cfg->interval_ns);
-	if (!err && cfg->interval_ns > KTIME_MAX)
-		err = -ERANGE;
-	if (!err && cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS)
-		err = -EINVAL;
-	if (err) {
-		*why = "an interval is a number and a unit (ns, us, ms, s), at least 100us";
-		return err;
+	*trigger = NULL;
+	if (str_has_prefix(tok, "every=")) {
+		*trigger = tok + strlen("every=");
+		if (!**trigger) {
+			*why = "every= names the trigger: every=COUNTER";
+			return -EINVAL;
+		}
+	} else {
+		err = parse_interval(tok, &cfg->interval_ns);
+		if (!err && cfg->interval_ns > KTIME_MAX)
+			err = -ERANGE;
+		if (!err && cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS)
+			err = -EINVAL;
+		if (err) {
+			*why = "an interval is a number and a unit (ns, us, ms, s), at least 100us";
+			return err;
+		}
 	}
 	while ((tok = strsep(&opts, ","))) {
 		if (!str_has_prefix(tok, "records=") || records) {
@@ -313,8 +328,9 @@ static int add_series(const char *name, char **words, int nwords,
 	struct perfkmod_series_config cfg = { .counters = counters };
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
+	const char *trigger;
 	size_t len, size, i;
-	char opts[32], *args;
+	char opts[PERFKMOD_NAME_LIMIT + 32], *args;
 	int err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
@@ -326,12 +342,20 @@ static int add_series(const char *name, char **words, int nwords,
 		return -EINVAL;
 	}
 	if (strscpy(opts, words[0], sizeof(opts)) < 0) {
-		*why = "the options of a series are INTERVAL[,records=N]";
+		*why = "the options of a series are INTERVAL or every=COUNTER, [,records=N]";
 		return -EINVAL;
 	}
-	err = parse_series_opts(opts, &cfg, why);
+	err = parse_series_opts(opts, &cfg, &trigger, why);
 	if (err)
 		return err;
+	if (trigger) {
+		n = find_named(trigger);
+		if (!n) {
+			*why = "the trigger of the series does not exist";
+			return -ENOENT;
+		}
+		cfg.trigger = n->counter;
+	}
 	for (i = 1; i < nwords; i++) {
 		n = find_named(words[i]);
 		if (!n) {
@@ -366,7 +390,9 @@ static int add_series(const char *name, char **words, int nwords,
 		err = PTR_ERR(ns->series);
 		/* the other reasons for -EINVAL are checked above */
 		if (err == -EINVAL)
-			*why = "a series reads counters of all CPUs, or of one task (no inherit)";
+			*why = trigger ?
+			       "a trigger samples and counts what the counters count" :
+			       "a series reads counters of all CPUs, or of one task (no inherit)";
 		kfree(ns);
 		return err;
 	}
@@ -503,7 +529,7 @@ static int exec_locked(char *line, const char **why)
 		return -EINVAL;
 	}
 	if (cmd == CMD_SERIES && nwords < 4) {
-		*why = "usage: series NAME INTERVAL[,records=N] COUNTER...";
+		*why = "usage: series NAME INTERVAL|every=TRIGGER[,records=N] COUNTER...";
 		return -EINVAL;
 	}
 	if (cmd != CMD_SERIES &&

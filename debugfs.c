@@ -289,7 +289,9 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
  * records: each read(2) takes records from the rings, visiting each CPU at
  * most once and taking at most SERIES_BATCH records there, so that it ends
  * however fast the timers write; it gives them as lines "TIME CPU VALUE..."
- * (a value that could not be read is "-"), or 0 (end of file) when none is
+ * (a value that could not be read is "-"), those of an event-driven series
+ * followed by "IP PID TID MODE" (IP in hex, MODE user or kernel: what the
+ * trigger's overflow interrupted), or 0 (end of file) when none is
  * waiting. It takes no more records than the buffer it is given can hold,
  * but for a buffer shorter than a line: then the rest of the line waits in
  * the open file for the next read (lost if the file is closed first, as
@@ -298,7 +300,9 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
  * copied out without it; a series deleted meanwhile ends the read with
  * what it gave, or -EIO.
  */
-#define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + 1)
+/* TIME CPU VALUE... [IP PID TID MODE]\n */
+#define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + \
+			 1 + 18 + 1 + 10 + 1 + 10 + 1 + 6 + 1)
 #define SERIES_BATCH	32
 
 struct series_reader {
@@ -363,6 +367,13 @@ static int records_fill(struct perfkmod_series *s, struct series_reader *r,
 						    sizeof(r->buf) - r->len,
 						    " %llu", rec->values[j]);
 		}
+		if (rec->flags & PERFKMOD_RECORD_TRIGGERED)
+			r->len += scnprintf(r->buf + r->len,
+					    sizeof(r->buf) - r->len,
+					    " %#llx %u %u %s", rec->ip, rec->pid,
+					    rec->tid,
+					    rec->flags & PERFKMOD_RECORD_USER ?
+					    "user" : "kernel");
 		r->len += scnprintf(r->buf + r->len, sizeof(r->buf) - r->len,
 				    "\n");
 	}

@@ -682,7 +682,7 @@ int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
 #define PERFKMOD_SERIES_MAX_RECORDS	BIT(20)
 
 /**
- * struct perfkmod_series_config - what a series samples, and how often
+ * struct perfkmod_series_config - what a series samples, and when
  * @counters: the counters to read: all-CPUs counters
  *	(%PERFKMOD_TARGET_ALL_CPUS), whose share of each CPU the series reads
  *	on that CPU; or task counters of one task, without @inherit, which it
@@ -691,20 +691,34 @@ int perfkmod_counter_refresh(struct perfkmod_counter *counter, unsigned int n);
  *	in every later record; the series goes on with the others. As with
  *	any use of a counter, not one whose release has begun.
  * @nr_counters: how many, 1 to %PERFKMOD_SERIES_MAX_COUNTERS.
- * @interval_ns: the interval, at least %PERFKMOD_SERIES_MIN_INTERVAL_NS.
+ * @interval_ns: a time series' interval, at least
+ *	%PERFKMOD_SERIES_MIN_INTERVAL_NS; 0 for an event-driven series.
  * @ring_records: records each CPU's ring holds (rounded up to a power of
  *	2; 0 for %PERFKMOD_SERIES_DEFAULT_RECORDS), at most
  *	%PERFKMOD_SERIES_MAX_RECORDS.
+ * @trigger: NULL for a time series. For an event-driven series, a
+ *	sampling counter (a period or a frequency) of the same target as
+ *	@counters (all CPUs, or the same task), perhaps one of them: the
+ *	series records at each of its overflows, on the CPU of the overflow,
+ *	in the overflow's context (NMI where the PMU interrupts so), and
+ *	never by time. The same lifetime rule as @counters: a trigger
+ *	released under the series stops its records; the series stays its
+ *	owner's to read and release.
  */
 struct perfkmod_series_config {
 	struct perfkmod_counter **counters;
 	unsigned int nr_counters;
 	u64 interval_ns;
 	unsigned int ring_records;
+	struct perfkmod_counter *trigger;
 };
 
+/* &perfkmod_series_record.flags */
+#define PERFKMOD_RECORD_TRIGGERED	BIT(0)
+#define PERFKMOD_RECORD_USER		BIT(1)
+
 /**
- * struct perfkmod_series_record - one interval of one CPU
+ * struct perfkmod_series_record - one interval, or one trigger, of one CPU
  * @time: when the values were read, in CLOCK_MONOTONIC nanoseconds.
  * @cpu: the CPU; of a task series, the CPU the task ran on.
  * @nr_values: how many of @values are set: the series' counters, in order.
@@ -717,6 +731,14 @@ struct perfkmod_series_config {
  *	records of a CPU is what the CPU counted in between. Of a task
  *	series, the task's values: the difference of two records in time
  *	order, whatever their CPUs, is what the task counted in between.
+ * @ip: of an event-driven series, the instruction pointer the trigger's
+ *	overflow interrupted; 0 in a time series.
+ * @pid: the thread group id of the task it interrupted (0: idle); 0 in a
+ *	time series.
+ * @tid: that task's thread id; 0 in a time series.
+ * @flags: %PERFKMOD_RECORD_TRIGGERED in a record of an event-driven
+ *	series, with %PERFKMOD_RECORD_USER when the overflow interrupted user
+ *	mode; 0 in a time series.
  */
 struct perfkmod_series_record {
 	u64 time;
@@ -724,6 +746,10 @@ struct perfkmod_series_record {
 	u16 nr_values;
 	u16 errors;
 	u64 values[PERFKMOD_SERIES_MAX_COUNTERS];
+	u64 ip;
+	u32 pid;
+	u32 tid;
+	u32 flags;
 };
 
 struct perfkmod_series;
@@ -733,8 +759,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 			 struct module *owner);
 
 /**
- * perfkmod_series_create() - sample counters into a time series
- * @config: what to read and how often; perfkmod keeps a copy.
+ * perfkmod_series_create() - sample counters into a series
+ * @config: what to read and when; perfkmod keeps a copy.
  *
  * A pinned hrtimer on every online CPU (and each CPU that comes online
  * later) reads the counters' share of the CPU every @config.interval_ns,
@@ -758,13 +784,24 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * its counters keep their final values and the timers stop; until then
  * every online CPU takes the timer interrupt.
  *
+ * An event-driven series (@config.trigger) has no timer: each overflow of
+ * its trigger reads the counters' share of the CPU it happens on (of a
+ * task series, the task's values) with perfkmod_counter_read_local(), in
+ * the overflow's context, and appends a record with what the overflow
+ * interrupted (&perfkmod_series_record.ip, pid, tid, flags). A trigger
+ * that overflows too often is throttled by perf, as any sampling event
+ * (perfkmod_counter_stats()); an overflow that comes while the same CPU
+ * is recording (one in an interrupt of another) is dropped and counted
+ * as a full ring's are.
+ *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  * Return: the series, or an ERR_PTR(): -%EINVAL for a config out of the
- * bounds above, or counters that are neither all all-CPUs counters nor
- * all counters of one task (without inherit); -%ENOMEM, also when the
- * rings would take all series past the series_max_mb module parameter
- * (the rings take about 80 bytes a record for each possible CPU); perf's
+ * bounds above, counters that are neither all all-CPUs counters nor all
+ * counters of one task (without inherit), or a trigger that does not
+ * sample or counts another target than the counters; -%ENOMEM, also when
+ * the rings would take all series past the series_max_mb module parameter
+ * (the rings take about 104 bytes a record for each possible CPU); perf's
  * errno from making a task series' context-switches event (-%ESRCH: the
  * task exits).
  */

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Time series sampled in the kernel: a pinned hrtimer on every online CPU
+ * Series sampled in the kernel: a pinned hrtimer on every online CPU
  * reads a set of counters with perfkmod_counter_read_local() each interval
  * and appends one record to that CPU's ring; a reader drains the rings.
- * Records that find a ring full are counted, never lost silently.
+ * Records that find a ring full are counted, never lost silently. An
+ * event-driven series has no timer: a direct callback on its trigger
+ * counter records at each overflow, on the overflow's CPU.
  *
  * A series of one task's counters follows the task: a CPU's timer records
  * only when it interrupts the task, and the task's leaving a CPU records
@@ -12,7 +14,9 @@
  *
  * Each ring has one producer at a time, on its own CPU: the hrtimer of the
  * CPU (hard interrupt), or the task's switching out there (interrupts
- * off); and one consumer at a time, perfkmod_series_read() under
+ * off), or the trigger's overflow (any context, NMI included: one that
+ * interrupts another producer of the CPU finds @busy set and drops its
+ * record); and one consumer at a time, perfkmod_series_read() under
  * @read_lock: @head is published with release after the record is written,
  * @tail with release after it is read, each loaded with acquire by the
  * other side.
@@ -28,6 +32,8 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include <asm/local64.h>
+
 #include "compat.h"
 #include "internal.h"
 
@@ -38,10 +44,12 @@ struct perfkmod_series_cpu {
 	/* the records written and read; a ring index is one masked */
 	unsigned long head;
 	unsigned long tail;
-	/* records that found the ring full; written by its producers only */
-	u64 dropped;
+	/* records that found the ring full or another producer at work */
+	local64_t dropped;
 	/* intervals the timer let pass unrecorded; written by it only */
 	u64 skipped;
+	/* a producer is writing a record; on this CPU only */
+	bool busy;
 	struct perfkmod_series_record *ring;
 };
 
@@ -66,7 +74,12 @@ struct perfkmod_series_cpu {
  * @task: the task whose counters a task series reads (a reference held),
  *	NULL for a series of all-CPUs counters.
  * @switch_event: a task series' context-switches event on @task, period 1,
- *	whose overflow records the task's leaving a CPU.
+ *	whose overflow records the task's leaving a CPU; not of an
+ *	event-driven series.
+ * @trigger: an event-driven series' trigger, set to NULL as @counters
+ *	are when it is released under the series (the callback stays).
+ * @trigger_cb: the direct callback on @trigger that records; NULL for a
+ *	time series, whose timers record.
  */
 struct perfkmod_series {
 	struct perfkmod_series_config config;
@@ -81,6 +94,8 @@ struct perfkmod_series {
 	struct list_head all;
 	struct task_struct *task;
 	struct perf_event *switch_event;
+	struct perfkmod_counter *trigger;
+	struct perfkmod_callback *trigger_cb;
 };
 
 static enum cpuhp_state series_hp_state;
@@ -126,21 +141,32 @@ static void unreserve_bytes(u64 bytes)
 }
 
 /*
- * Append a record to this CPU's ring. Context: hard interrupt, or
- * interrupts off; on the ring's CPU.
+ * Append a record to this CPU's ring, with what a trigger's overflow
+ * interrupted (@sample and @regs; NULL for a timer's record). Context:
+ * hard interrupt, interrupts off, or an overflow's (NMI included); on the
+ * ring's CPU.
  */
 static void series_record(struct perfkmod_series *s,
-			  struct perfkmod_series_cpu *sc)
+			  struct perfkmod_series_cpu *sc,
+			  const struct perfkmod_sample *sample,
+			  struct pt_regs *regs)
 {
 	struct perfkmod_series_record *r;
 	struct perfkmod_counter *c;
-	unsigned long head = sc->head;
+	unsigned long head;
 	unsigned int i;
 
+	if (READ_ONCE(sc->busy)) {
+		local64_inc(&sc->dropped);
+		return;
+	}
+	WRITE_ONCE(sc->busy, true);
+	barrier();
+	head = sc->head;
 	/* pairs with smp_store_release() in perfkmod_series_read() */
 	if (head - smp_load_acquire(&sc->tail) > s->mask) {
-		WRITE_ONCE(sc->dropped, sc->dropped + 1);
-		return;
+		local64_inc(&sc->dropped);
+		goto out;
 	}
 	r = &sc->ring[head & s->mask];
 	r->time = ktime_get_mono_fast_ns();
@@ -155,8 +181,18 @@ static void series_record(struct perfkmod_series *s,
 			r->errors |= BIT(i);
 		}
 	}
+	r->ip = sample ? sample->ip : 0;
+	r->pid = sample ? sample->pid : 0;
+	r->tid = sample ? sample->tid : 0;
+	r->flags = 0;
+	if (sample)
+		r->flags = PERFKMOD_RECORD_TRIGGERED |
+			   (user_mode(regs) ? PERFKMOD_RECORD_USER : 0);
 	/* the record first: pairs with smp_load_acquire() in the reader */
 	smp_store_release(&sc->head, head + 1);
+out:
+	barrier();
+	WRITE_ONCE(sc->busy, false);
 }
 
 static enum hrtimer_restart series_tick(struct hrtimer *timer)
@@ -176,7 +212,7 @@ static enum hrtimer_restart series_tick(struct hrtimer *timer)
 			return HRTIMER_RESTART;
 		}
 	}
-	series_record(s, sc);
+	series_record(s, sc, NULL, NULL);
 	/*
 	 * The next expiry no sooner after this tick's end than the tick held
 	 * the CPU: from its expiry (interrupt entry, the timers that ran
@@ -204,7 +240,19 @@ static void series_switch(struct perf_event *event,
 	struct perfkmod_series *s = event->overflow_handler_context;
 
 	if (current == s->task)
-		series_record(s, this_cpu_ptr(s->cpus));
+		series_record(s, this_cpu_ptr(s->cpus), NULL, NULL);
+}
+
+/*
+ * The direct callback on an event-driven series' trigger. Context: the
+ * overflow's, NMI included; on the CPU of the overflow.
+ */
+static void series_trigger(const struct perfkmod_sample *sample,
+			   struct pt_regs *regs, void *context)
+{
+	struct perfkmod_series *s = context;
+
+	series_record(s, this_cpu_ptr(s->cpus), sample, regs);
 }
 
 /* A task series' context-switches event, on its task. */
@@ -278,10 +326,19 @@ static struct task_struct *counter_task(const struct perfkmod_counter *c)
 	return c->event->hw.target;
 }
 
+/* @c counts what @task's series reads: the task, or all CPUs for NULL. */
+static bool same_target(const struct perfkmod_counter *c,
+			const struct task_struct *task)
+{
+	return task ? counter_task(c) == task :
+		      c->config.target == PERFKMOD_TARGET_ALL_CPUS;
+}
+
 /*
  * The config's bounds, and its counters: all all-CPUs counters, or all
  * counters of one task (without inherit, whose children's counts a read
- * in the task cannot see), then stored in @task.
+ * in the task cannot see), then stored in @task; a trigger that samples
+ * and counts the same.
  */
 static int check_series_config(const struct perfkmod_series_config *cfg,
 			       struct task_struct **task)
@@ -292,7 +349,8 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 	if (!cfg->counters || !cfg->nr_counters ||
 	    cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
 		return -EINVAL;
-	if (cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
+	if (cfg->trigger ? cfg->interval_ns :
+	    cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
 	    cfg->interval_ns > (u64)KTIME_MAX)
 		return -EINVAL;
 	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
@@ -303,10 +361,13 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 			return -EINVAL;
 		if (!i)
 			*task = counter_task(c);
-		if (*task ? counter_task(c) != *task :
-			    c->config.target != PERFKMOD_TARGET_ALL_CPUS)
+		if (!same_target(c, *task))
 			return -EINVAL;
 	}
+	c = cfg->trigger;
+	if (c && (IS_ERR(c) || !perfkmod_is_sampling(c) ||
+		  !same_target(c, *task)))
+		return -EINVAL;
 	return 0;
 }
 
@@ -321,6 +382,8 @@ static void unlist_series(struct perfkmod_series *s)
 		if (s->counters[i])
 			atomic_dec(&s->counters[i]->series_users);
 	}
+	if (s->trigger)
+		atomic_dec(&s->trigger->series_users);
 	mutex_unlock(&perfkmod_series_mutex);
 }
 
@@ -333,7 +396,9 @@ static void unlist_series(struct perfkmod_series *s)
  * cannot read, and goes on with its other counters; it stays its owner's
  * to read and release. Once this returns, no series reads @c: the timers
  * read it in hard interrupt, a task series' switch in the scheduler with
- * interrupts off, and an RCU grace period waits for both.
+ * interrupts off, and an RCU grace period waits for both. An event-driven
+ * series whose trigger @c is records no more: @c's events go with its
+ * release (its callback stays, for the series' release to unregister).
  *
  * Context: process context, may sleep.
  */
@@ -351,6 +416,10 @@ void perfkmod_series_forget(struct perfkmod_counter *c)
 				continue;
 			/* pairs with READ_ONCE() in series_record() */
 			WRITE_ONCE(s->counters[i], NULL);
+			atomic_dec(&c->series_users);
+		}
+		if (s->trigger == c) {
+			s->trigger = NULL;
 			atomic_dec(&c->series_users);
 		}
 	}
@@ -406,7 +475,7 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		if (!sc->ring)
 			goto err_rings;
 	}
-	if (s->task) {
+	if (s->task && !config->trigger) {
 		err = series_switch_event(s);
 		if (err)
 			goto err_rings;
@@ -416,7 +485,22 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	list_add_tail(&s->all, &perfkmod_series_list);
 	for (i = 0; i < config->nr_counters; i++)
 		atomic_inc(&s->counters[i]->series_users);
+	s->trigger = config->trigger;
+	if (s->trigger)
+		atomic_inc(&s->trigger->series_users);
 	mutex_unlock(&perfkmod_series_mutex);
+	if (config->trigger) {
+		s->trigger_cb =
+			__perfkmod_callback_register(config->trigger,
+						     series_trigger, s,
+						     PERFKMOD_DELIVER_DIRECT,
+						     owner);
+		if (IS_ERR(s->trigger_cb)) {
+			err = PTR_ERR(s->trigger_cb);
+			goto err_unlist;
+		}
+		return s;
+	}
 	/* starts the timer of each online CPU, on that CPU */
 	err = cpuhp_state_add_instance(series_hp_state, &s->node);
 	if (err)
@@ -441,8 +525,12 @@ EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
 void perfkmod_series_release(struct perfkmod_series *s)
 {
-	/* stops the timer of each online CPU; offline ones are stopped */
-	cpuhp_state_remove_instance(series_hp_state, &s->node);
+	/* waits for a record being made, as the timers' cancel does */
+	if (s->trigger_cb)
+		perfkmod_callback_unregister(s->trigger_cb);
+	else
+		/* stops the timer of each online CPU; offline ones are stopped */
+		cpuhp_state_remove_instance(series_hp_state, &s->node);
 	release_switch_event(s);
 	/* nothing reads the counters now: leave them to their release */
 	unlist_series(s);
@@ -479,32 +567,37 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_read);
 
-/* The u64 at @offset in @cpu's struct perfkmod_series_cpu. */
-static u64 cpu_u64(struct perfkmod_series *s, int cpu, size_t offset)
+static u64 dropped_on(struct perfkmod_series *s, int cpu)
 {
-	return READ_ONCE(*(u64 *)((void *)per_cpu_ptr(s->cpus, cpu) + offset));
+	return local64_read(&per_cpu_ptr(s->cpus, cpu)->dropped);
 }
 
-/* The u64 at @offset in each CPU's struct perfkmod_series_cpu, summed. */
-static u64 sum_cpus(struct perfkmod_series *s, size_t offset)
+static u64 skipped_on(struct perfkmod_series *s, int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(s->cpus, cpu)->skipped);
+}
+
+/* @on's figure of each possible CPU, summed. */
+static u64 sum_cpus(struct perfkmod_series *s,
+		    u64 (*on)(struct perfkmod_series *s, int cpu))
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += cpu_u64(s, cpu, offset);
+		sum += on(s, cpu);
 	return sum;
 }
 
 u64 perfkmod_series_dropped(struct perfkmod_series *s)
 {
-	return sum_cpus(s, offsetof(struct perfkmod_series_cpu, dropped));
+	return sum_cpus(s, dropped_on);
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_dropped);
 
 u64 perfkmod_series_skipped(struct perfkmod_series *s)
 {
-	return sum_cpus(s, offsetof(struct perfkmod_series_cpu, skipped));
+	return sum_cpus(s, skipped_on);
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
 
@@ -522,7 +615,7 @@ EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
  */
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu)
 {
-	return cpu_u64(s, cpu, offsetof(struct perfkmod_series_cpu, dropped));
+	return dropped_on(s, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
 
@@ -538,7 +631,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_dropped_on);
  */
 u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu)
 {
-	return cpu_u64(s, cpu, offsetof(struct perfkmod_series_cpu, skipped));
+	return skipped_on(s, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_series_skipped_on);
 #endif

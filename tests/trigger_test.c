@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for event-driven series: a record at each overflow of the
+ * trigger, on its CPU, with what it interrupted; one record per write of a
+ * breakpoint, one per switch of a task, records on every CPU from a clock,
+ * drops counted when no one reads, the triggers refused, and a trigger
+ * released under its series.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+#include "test.h"
+
+#define RECS	512
+
+static int bp_target;
+
+KUNIT_DEFINE_ACTION_WRAPPER(release_series, perfkmod_series_release,
+			    struct perfkmod_series *);
+
+/* An event-driven series of @n @counters, triggered by @trigger. */
+static struct perfkmod_series *
+trigger_series(struct kunit *test, struct perfkmod_counter **counters,
+	       unsigned int n, struct perfkmod_counter *trigger,
+	       unsigned int ring_records)
+{
+	struct perfkmod_series_config cfg = {
+		.counters = counters,
+		.nr_counters = n,
+		.ring_records = ring_records,
+		.trigger = trigger,
+	};
+	struct perfkmod_series *s = perfkmod_series_create(&cfg);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_series, s), 0);
+	return s;
+}
+
+/* An all-CPUs software counter sampling every @period events. */
+static struct perfkmod_counter *sw_counter(struct kunit *test, u64 config,
+					   u64 period)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = config,
+		.sample_period = period,
+	};
+
+	return test_create(test, &cfg);
+}
+
+/* Where the breakpoint's records must say they were taken. */
+static noinline void write_target(int i)
+{
+	WRITE_ONCE(bp_target, i);
+}
+
+/*
+ * A write breakpoint on a kernel variable, of all CPUs, period 1, as the
+ * trigger: each of 100 writes on this CPU makes one record there, taken
+ * in write_target() by this thread in kernel mode, the breakpoint's own
+ * value (read in its overflow) one more each time, and the series' other
+ * counter, cpu-clock, never going back.
+ */
+static void breakpoint_record_per_write(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.bp_addr = (unsigned long)&bp_target,
+		.bp_len = HW_BREAKPOINT_LEN_4,
+		.bp_type = HW_BREAKPOINT_W,
+		.sample_period = 1,
+	};
+	struct perfkmod_series_record *recs, *r;
+	struct perfkmod_counter *c[2];
+	struct perfkmod_series *s;
+	unsigned long flags;
+	char where[64], want[64];	/* "write_target [perfkmod_kunit]" */
+	int cpu, i, n;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	c[0] = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c[0]))
+		kunit_skip(test, "no breakpoint here (%pe)", c[0]);
+	test_release_at_end(test, c[0]);
+	c[1] = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, 0);
+	s = trigger_series(test, c, 2, c[0], RECS);
+
+	snprintf(want, sizeof(want), "%ps", write_target);
+	cpu = get_cpu();
+	/* IRQs off: see breakpoint_counts_exactly() in counter_test.c */
+	local_irq_save(flags);
+	for (i = 0; i < 100; i++)
+		write_target(i);
+	local_irq_restore(flags);
+	put_cpu();
+
+	n = perfkmod_series_read(s, cpu, recs, RECS);
+	KUNIT_EXPECT_EQ(test, n, 100);
+	for (i = 0; i < n; i++) {
+		r = &recs[i];
+		snprintf(where, sizeof(where), "%ps", (void *)(unsigned long)r->ip);
+		KUNIT_EXPECT_EQ_MSG(test, r->cpu, cpu, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->flags, PERFKMOD_RECORD_TRIGGERED,
+				    "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->tid, current->pid, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->pid, current->tgid, "record %d", i);
+		KUNIT_EXPECT_STREQ_MSG(test, where, want,
+				       "record %d: ip %#llx", i, r->ip);
+		KUNIT_EXPECT_EQ_MSG(test, r->errors, 0, "record %d", i);
+		if (i) {
+			KUNIT_EXPECT_EQ_MSG(test, r->values[0],
+					    recs[i - 1].values[0] + 1, "record %d", i);
+			KUNIT_EXPECT_GE_MSG(test, r->values[1],
+					    recs[i - 1].values[1], "record %d", i);
+		}
+		if (strcmp(where, want) || r->flags != PERFKMOD_RECORD_TRIGGERED)
+			break;
+	}
+	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_series_skipped(s), 0);
+}
+
+/* A kthread that sleeps 50 times, each a switch, then until stopped. */
+struct sleeper {
+	struct completion go, done;
+};
+
+static int sleeper_work(void *arg)
+{
+	struct sleeper *sl = arg;
+	int i;
+
+	wait_for_completion(&sl->go);
+	for (i = 0; i < 50; i++)
+		usleep_range(1000, 2000);
+	complete(&sl->done);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/*
+ * A task's context-switches counter, period 1, triggers a series of its
+ * own values: one record per switch of the task (its count when it is
+ * asleep, less what the ring dropped), each taken in the task, on the CPU
+ * it left, the count one more each time in time order.
+ */
+static void task_record_per_switch(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.target = PERFKMOD_TARGET_TASK,
+		.sample_period = 1,
+	};
+	struct perfkmod_series_config scfg = {
+		.nr_counters = 1,
+		.ring_records = RECS,
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_counter *c;
+	struct perfkmod_series *s;
+	struct task_struct *t;
+	struct sleeper sl;
+	int cpu, i, n = 0, k;
+	u64 switches;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	init_completion(&sl.go);
+	init_completion(&sl.done);
+	t = kthread_run(sleeper_work, &sl, "perfkmod-sleeper");
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(t), "kthread_run: %pe", t);
+	get_task_struct(t);
+	cfg.task = t;
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		kthread_stop(t);
+		put_task_struct(t);
+		KUNIT_FAIL(test, "perfkmod_counter_create: %pe", c);
+		return;
+	}
+	scfg.counters = &c;
+	scfg.trigger = c;
+	s = perfkmod_series_create(&scfg);
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
+	complete(&sl.go);
+	wait_for_completion(&sl.done);
+	/* its last switch: it is asleep and off its CPU */
+	KUNIT_EXPECT_TRUE(test, test_await(60, READ_ONCE(t->__state) ==
+					       TASK_INTERRUPTIBLE &&
+					       !READ_ONCE(t->on_cpu)));
+	switches = test_value(c);
+	if (!IS_ERR(s)) {
+		for_each_possible_cpu(cpu) {
+			k = perfkmod_series_read(s, cpu, recs + n, RECS - n);
+			for (i = n; i < n + k; i++) {
+				KUNIT_EXPECT_EQ(test, recs[i].cpu, cpu);
+				KUNIT_EXPECT_EQ(test, recs[i].tid, t->pid);
+				KUNIT_EXPECT_EQ(test, recs[i].flags,
+						PERFKMOD_RECORD_TRIGGERED);
+			}
+			n += max(k, 0);
+		}
+		KUNIT_EXPECT_EQ(test, n + perfkmod_series_dropped(s), switches);
+		KUNIT_EXPECT_GE(test, switches, 50);
+		kunit_info(test, "%llu switches, %d records", switches, n);
+		perfkmod_series_release(s);
+	}
+	kthread_stop(t);
+	put_task_struct(t);
+	perfkmod_counter_release(c);
+}
+
+/*
+ * cpu-clock, all CPUs, every 1 ms: records on every online CPU until each
+ * has 20, each on its CPU with the clock's value past the one before (its
+ * hrtimer comes late or on time, so a period may read short after a late
+ * one).
+ */
+static void clock_records_every_cpu(struct kunit *test)
+{
+	struct perfkmod_counter *c = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK,
+						NSEC_PER_MSEC);
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	unsigned long end = jiffies + 60 * HZ;
+	int cpu, i, n, *seen;
+	bool done;
+	u64 *last;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	last = kunit_kcalloc(test, nr_cpu_ids, sizeof(*last), GFP_KERNEL);
+	seen = kunit_kcalloc(test, nr_cpu_ids, sizeof(*seen), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	KUNIT_ASSERT_NOT_NULL(test, last);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	s = trigger_series(test, &c, 1, c, RECS);
+	do {
+		msleep(20);
+		done = true;
+		for_each_online_cpu(cpu) {
+			n = perfkmod_series_read(s, cpu, recs, RECS);
+			for (i = 0; i < n; i++, seen[cpu]++) {
+				KUNIT_EXPECT_EQ(test, recs[i].cpu, cpu);
+				KUNIT_EXPECT_TRUE(test, recs[i].flags &
+						  PERFKMOD_RECORD_TRIGGERED);
+				KUNIT_EXPECT_GT_MSG(test, recs[i].values[0],
+						    last[cpu],
+						    "CPU %d record %d", cpu, seen[cpu]);
+				last[cpu] = recs[i].values[0];
+			}
+			done &= seen[cpu] >= 20;
+		}
+	} while (!done && time_before(jiffies, end));
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_GE_MSG(test, seen[cpu], 20, "CPU %d in 60 s", cpu);
+}
+
+/* Nobody reads a ring of 16: each CPU's next records are dropped, counted. */
+static void trigger_drops_counted(struct kunit *test)
+{
+	struct perfkmod_counter *c = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK,
+						100 * NSEC_PER_USEC);
+	struct perfkmod_series *s = trigger_series(test, &c, 1, c, 16);
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      test_await(60, perfkmod_series_dropped_on(s, cpu)),
+				      "CPU %d dropped nothing in 60 s", cpu);
+}
+
+/* What perfkmod_series_create() refuses of a trigger. */
+static void bad_triggers(struct kunit *test)
+{
+	struct perfkmod_config task_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.sample_period = NSEC_PER_MSEC,
+	};
+	struct perfkmod_counter *c = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, 0);
+	struct perfkmod_series_config cfg = {
+		.counters = &c,
+		.nr_counters = 1,
+	};
+
+	/* one that does not sample */
+	cfg.trigger = c;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	/* an interval besides */
+	cfg.trigger = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, NSEC_PER_MSEC);
+	cfg.interval_ns = NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.interval_ns = 0;
+	/* a task's, for counters of all CPUs */
+	cfg.trigger = test_create(test, &task_cfg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	cfg.trigger = ERR_PTR(-ENOENT);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	/* and neither trigger nor interval */
+	cfg.trigger = NULL;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+}
+
+/*
+ * The trigger released under its series (by its owner, another module in
+ * life): the records stop, and what was recorded stays to be read; the
+ * series is released after.
+ */
+static void trigger_released_under_series(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100 * NSEC_PER_USEC,
+	};
+	struct perfkmod_counter *c = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, 0);
+	struct perfkmod_counter *trigger = perfkmod_counter_create(&cfg);
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	int cpu = raw_smp_processor_id(), n;
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(trigger), "%pe", trigger);
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = trigger_series(test, &c, 1, trigger, RECS);
+	KUNIT_EXPECT_TRUE(test, test_await(60, perfkmod_series_read(s, cpu, recs, 1) > 0 ||
+					   perfkmod_series_dropped(s)));
+	perfkmod_counter_release(trigger);
+	/* what is left, then nothing more while the CPU runs a while */
+	for_each_possible_cpu(cpu)
+		while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
+			;
+	busy_ms(5);
+	for_each_possible_cpu(cpu) {
+		n = perfkmod_series_read(s, cpu, recs, RECS);
+		KUNIT_EXPECT_EQ_MSG(test, n, 0, "CPU %d recorded after the release", cpu);
+	}
+}
+
+static struct kunit_case perfkmod_trigger_cases[] = {
+	KUNIT_CASE(breakpoint_record_per_write),
+	KUNIT_CASE(task_record_per_switch),
+	KUNIT_CASE(clock_records_every_cpu),
+	KUNIT_CASE(trigger_drops_counted),
+	KUNIT_CASE(bad_triggers),
+	KUNIT_CASE(trigger_released_under_series),
+	{}
+};
+
+static struct kunit_suite perfkmod_trigger_suite = {
+	.name = "perfkmod_trigger",
+	.test_cases = perfkmod_trigger_cases,
+};
+
+kunit_test_suite(perfkmod_trigger_suite);
