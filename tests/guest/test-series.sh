@@ -173,8 +173,9 @@ check err-commands-on-series kw ENOENT "reset s1"
 mb=/sys/module/perfkmod/parameters/series_max_mb
 check series-max-mb-default grep -qx 256 $mb
 possible=$(($(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1))
-rec=$((65536 * 80 * possible))
-echo $(((2 * rec + 16 * 80 * possible + (1 << 20) - 1) >> 20)) >$mb
+size=104	# sizeof(struct perfkmod_series_record)
+rec=$((65536 * size * possible))
+echo $(((2 * rec + 16 * size * possible + (1 << 20) - 1) >> 20)) >$mb
 check series-mem-one-more kw ok "series m1 1ms,records=65536 pf"
 check series-mem-bound kw ENOMEM "series m2 1ms,records=65536 pf"
 check series-mem-given-back kw ok "del m1"

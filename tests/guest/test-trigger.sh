@@ -59,7 +59,8 @@ check refuse-empty-trigger kw EINVAL "series x every= plain"
 check refuse-interval-and-trigger kw EINVAL "series x 1ms,every=pf pf"
 check refuse-zero-period kw EINVAL "add z page-faults,pid=$pid,period=0"
 check refuse-del-trigger kw EBUSY "del pf"
-check nothing-left-by-refusals sh -c "[ \"\$(state)\" = \"\$1\" ]" - "$before"
+now=$(state)
+check nothing-left-by-refusals test "$now" = "$before"
 check del-series kw ok "del ev"
 check del-trigger-after kw ok "del pf"
 kill $pid
