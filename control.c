@@ -317,8 +317,8 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 }
 
 /*
- * Create series @name: @words are "INTERVAL[,records=N]" and the names of
- * the counters it reads; its debugfs directory too if @files, as for
+ * Create series @name: @words are its options (parse_series_opts()) and
+ * the names of the counters it reads; its debugfs directory too if @files, as for
  * add_named(). Called with perfkmod_named_mutex held.
  */
 static int add_series(const char *name, char **words, int nwords,
@@ -342,7 +342,7 @@ static int add_series(const char *name, char **words, int nwords,
 		return -EINVAL;
 	}
 	if (strscpy(opts, words[0], sizeof(opts)) < 0) {
-		*why = "the options of a series are INTERVAL or every=COUNTER, [,records=N]";
+		*why = "the options of a series are INTERVAL or every=COUNTER, then ,records=N";
 		return -EINVAL;
 	}
 	err = parse_series_opts(opts, &cfg, &trigger, why);
@@ -732,7 +732,7 @@ static int load_entry(char *entry, bool is_series, const char **why)
 	int nwords;
 
 	if (!rest) {
-		*why = is_series ? "an entry is NAME=INTERVAL:COUNTER..." :
+		*why = is_series ? "an entry is NAME=INTERVAL|every=TRIGGER:COUNTER..." :
 				   "an entry is NAME=SPEC";
 		return -EINVAL;
 	}

@@ -12,7 +12,7 @@
  *	counters/NAME/percpu	0400 all-CPUs counters: one stat line per CPU
  *	counters/NAME/overflow	0400 sampling counters: overflow statistics
  *	series/NAME/records	0400 the records of a series, drained as read
- *	series/NAME/dropped	0400 records lost to a full ring
+ *	series/NAME/dropped	0400 records lost to a full ring, or nested
  *	series/NAME/skipped	0400 intervals a late or slow timer let pass
  *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER...", as taken
  *

@@ -115,11 +115,12 @@
  *	register, unregister, a sampling counter's release (perhaps under
  *	perfkmod_named_mutex) and the module notifier.
  * perfkmod_series_mutex (series.c)
- *	Protects the list of the series whose timers may run, each listed
- *	series' @counters, the series_users of the counters they read, and
- *	the ring memory taken. Taken by a series' create and release, a
- *	counter's release (perfkmod_series_forget()) and the module
- *	notifier, perhaps under perfkmod_named_mutex.
+ *	Protects the list of the series whose timers or triggers may record,
+ *	each listed series' @counters and @trigger, the series_users of the
+ *	counters they read and of their triggers, and the ring memory taken.
+ *	Taken by a series' create and release, a counter's release
+ *	(perfkmod_series_forget()) and the module notifier, perhaps under
+ *	perfkmod_named_mutex.
  * perfkmod_series.read_lock (series.c)
  *	One reader of a series at a time: each ring's @tail. Taken by
  *	perfkmod_series_read(): under series_reader.lock for the records
@@ -405,7 +406,8 @@ struct perfkmod_named {
  *	release while it exists.
  * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
  * @args: the rest of the command that made it, "INTERVAL[,records=N]
- *	COUNTER..."; kept in the same allocation, after @name.
+ *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
+ *	same allocation, after @name.
  * @name: its name, in the namespace of the named counters.
  *
  * Like a named counter's, the files of series/@name/ reach it through

@@ -34,7 +34,7 @@
  * (README, "Stability").
  */
 #define PERFKMOD_VERSION_MAJOR	0
-#define PERFKMOD_VERSION_MINOR	3
+#define PERFKMOD_VERSION_MINOR	4
 
 struct module;
 struct pt_regs;
@@ -733,9 +733,10 @@ struct perfkmod_series_config {
  *	order, whatever their CPUs, is what the task counted in between.
  * @ip: of an event-driven series, the instruction pointer the trigger's
  *	overflow interrupted; 0 in a time series.
- * @pid: the thread group id of the task it interrupted (0: idle); 0 in a
- *	time series.
+ * @pid: the thread group id of the task it interrupted (0: idle), in the
+ *	initial pid namespace; 0 in a time series.
  * @tid: that task's thread id; 0 in a time series.
+ * @reserved: 0.
  * @flags: %PERFKMOD_RECORD_TRIGGERED in a record of an event-driven
  *	series, with %PERFKMOD_RECORD_USER when the overflow interrupted user
  *	mode; 0 in a time series.
@@ -750,6 +751,7 @@ struct perfkmod_series_record {
 	u32 pid;
 	u32 tid;
 	u32 flags;
+	u32 reserved;
 };
 
 struct perfkmod_series;
@@ -788,11 +790,15 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * its trigger reads the counters' share of the CPU it happens on (of a
  * task series, the task's values) with perfkmod_counter_read_local(), in
  * the overflow's context, and appends a record with what the overflow
- * interrupted (&perfkmod_series_record.ip, pid, tid, flags). A trigger
- * that overflows too often is throttled by perf, as any sampling event
- * (perfkmod_counter_stats()); an overflow that comes while the same CPU
- * is recording (one in an interrupt of another) is dropped and counted
- * as a full ring's are.
+ * interrupted (&perfkmod_series_record.ip, pid, tid, flags). The cost of
+ * a record is the trigger's: a hardware trigger that overflows too often
+ * is throttled by perf (perfkmod_counter_stats()), and its time in NMI
+ * counts in perf's sample rate limit (perf_event_max_sample_rate); perf
+ * throttles no software trigger (page-faults, context-switches,
+ * breakpoints, most tracepoints), whose period alone bounds its records.
+ * An overflow that comes while the same CPU is recording (the trigger's
+ * in an interrupt of its own recording) is dropped and counted as a full
+ * ring's are.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
@@ -838,8 +844,11 @@ int perfkmod_series_read(struct perfkmod_series *series, int cpu,
 			 unsigned int max);
 
 /**
- * perfkmod_series_dropped() - records lost to a full ring
+ * perfkmod_series_dropped() - records lost to a full ring, or nested
  * @series: the series.
+ *
+ * Records that found their CPU's ring full, and those of an event-driven
+ * series' trigger overflowing while its CPU was recording.
  *
  * Context: any context; takes no lock.
  * Return: the records dropped so far, summed over the CPUs.

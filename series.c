@@ -14,9 +14,10 @@
  *
  * Each ring has one producer at a time, on its own CPU: the hrtimer of the
  * CPU (hard interrupt), or the task's switching out there (interrupts
- * off), or the trigger's overflow (any context, NMI included: one that
- * interrupts another producer of the CPU finds @busy set and drops its
- * record); and one consumer at a time, perfkmod_series_read() under
+ * off); of an event-driven series, the trigger's overflow (any context,
+ * NMI included: an overflow of the trigger in an interrupt of its own
+ * recording finds @busy set and drops its record); and one consumer at a
+ * time, perfkmod_series_read() under
  * @read_lock: @head is published with release after the record is written,
  * @tail with release after it is read, each loaded with acquire by the
  * other side.
@@ -54,7 +55,7 @@ struct perfkmod_series_cpu {
 };
 
 /**
- * struct perfkmod_series - a time series of counters, sampled per CPU
+ * struct perfkmod_series - a series of counters, sampled per CPU
  * @config: a copy of the creator's; @config.counters points to @counters.
  * @counters: the counters read, in order. A counter released while the
  *	series reads it is set to NULL here, under perfkmod_series_mutex
@@ -70,7 +71,7 @@ struct perfkmod_series_cpu {
  * @read_lock: see "Locks" in internal.h.
  * @owner: the module that created it.
  * @all: entry in perfkmod_series_list, under perfkmod_series_mutex, while
- *	its timers may run: a counter's release finds it there.
+ *	its timers or trigger may record: a counter's release finds it there.
  * @task: the task whose counters a task series reads (a reference held),
  *	NULL for a series of all-CPUs counters.
  * @switch_event: a task series' context-switches event on @task, period 1,
@@ -185,9 +186,10 @@ static void series_record(struct perfkmod_series *s,
 	r->pid = sample ? sample->pid : 0;
 	r->tid = sample ? sample->tid : 0;
 	r->flags = 0;
+	r->reserved = 0;
 	if (sample)
 		r->flags = PERFKMOD_RECORD_TRIGGERED |
-			   (user_mode(regs) ? PERFKMOD_RECORD_USER : 0);
+			   (regs && user_mode(regs) ? PERFKMOD_RECORD_USER : 0);
 	/* the record first: pairs with smp_load_acquire() in the reader */
 	smp_store_release(&sc->head, head + 1);
 out:
@@ -489,12 +491,13 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	if (s->trigger)
 		atomic_inc(&s->trigger->series_users);
 	mutex_unlock(&perfkmod_series_mutex);
+	/* perfkmod's own: the series' release unregisters it, not its owner */
 	if (config->trigger) {
 		s->trigger_cb =
 			__perfkmod_callback_register(config->trigger,
 						     series_trigger, s,
 						     PERFKMOD_DELIVER_DIRECT,
-						     owner);
+						     THIS_MODULE);
 		if (IS_ERR(s->trigger_cb)) {
 			err = PTR_ERR(s->trigger_cb);
 			goto err_unlist;

@@ -288,14 +288,6 @@ static int follow_work(void *arg)
 	return 0;
 }
 
-/* @t is blocked in @state and has left its CPU: that switch is recorded. */
-static bool asleep(struct task_struct *t, unsigned int state)
-{
-	/* the state first: on_rq and on_cpu are not those of before it */
-	return smp_load_acquire(&t->__state) == state &&
-	       !READ_ONCE(t->on_rq) && !READ_ONCE(t->on_cpu);
-}
-
 static int by_time(const void *a, const void *b)
 {
 	const struct perfkmod_series_record *x = a, *y = b;
@@ -354,7 +346,7 @@ static void follows_task(struct kunit *test)
 	}
 	complete(&f.go);
 	for (i = 0; i < 50; i++) {
-		if (!test_await(30, asleep(t, TASK_UNINTERRUPTIBLE))) {
+		if (!test_await(30, test_asleep(t, TASK_UNINTERRUPTIBLE))) {
 			KUNIT_FAIL(test, "the task not asleep in 30 s, sleep %d", i);
 			break;
 		}
@@ -363,7 +355,7 @@ static void follows_task(struct kunit *test)
 	complete_all(&f.wake);
 	wait_for_completion(&f.done);
 	/* asleep for good: its last record made */
-	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, asleep(t, TASK_INTERRUPTIBLE)),
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, test_asleep(t, TASK_INTERRUPTIBLE)),
 			      "the task not asleep in 30 s after its sleeps");
 	clock = test_value(c[0]);
 	switches = test_value(c[1]);

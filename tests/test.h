@@ -104,6 +104,17 @@ static inline void busy_ms(unsigned int ms)
 #define test_await(secs, cond)	__test_await(secs, cond, usleep_range(1000, 2000))
 
 /*
+ * @t is blocked in @state and has left its CPU: that switch is over (its
+ * overflows, a series' record of it, are done).
+ */
+static inline bool test_asleep(struct task_struct *t, unsigned int state)
+{
+	/* the state first: on_rq and on_cpu are not those of before it */
+	return smp_load_acquire(&t->__state) == state &&
+	       !READ_ONCE(t->on_rq) && !READ_ONCE(t->on_cpu);
+}
+
+/*
  * Busy on the CPU between the checks (giving it up when asked): for what
  * needs this task running, such as its own clocks and overflows.
  */

@@ -33,8 +33,12 @@ check series-listed grep -qx "series ev every=pf pf clk" $C
 before=$(value pf)
 kill -USR1 $pid
 wait_file "$dir/done"
+# stopped: no fault of its own after the count is read
+kill -STOP $pid
+await 60 "touchpages stopped" sh -c "grep -q '^State:.*T' /proc/$pid/status"
 after=$(value pf)
-cat $S/ev/records >/tmp/ev
+# the rings are read a CPU at a time: in time order, as the process went
+sort -n -k1,1 $S/ev/records >/tmp/ev
 note "page faults: $before before the touching, $after after; $(wc -l </tmp/ev) records"
 check faults-counted sh -c "[ $((after - before)) -ge $K ]"
 # one record per N faults: as many as the count says, none dropped
@@ -51,19 +55,22 @@ check records-taken-in-task awk -v n=$N -v pid=$pid '
 check records-user-mode grep -q " user$" /tmp/ev
 # refusals, each with its errno, nothing left by any
 check add-not-sampling kw ok "add plain page-faults"
+check add-inherit kw ok "add ih page-faults,pid=$pid,inherit,period=$N"
 before=$(state)
 check refuse-not-sampling kw EINVAL "series x every=plain plain"
 check refuse-other-target kw EINVAL "series x every=pf plain"
 check refuse-no-trigger kw ENOENT "series x every=nosuch plain"
 check refuse-empty-trigger kw EINVAL "series x every= plain"
 check refuse-interval-and-trigger kw EINVAL "series x 1ms,every=pf pf"
-check refuse-zero-period kw EINVAL "add z page-faults,pid=$pid,period=0"
+check refuse-interval-after-trigger kw EINVAL "series x every=pf,1ms pf"
+check refuse-inherit-trigger kw EINVAL "series x every=ih pf"
+check refuse-series-as-trigger kw ENOENT "series x every=ev pf"
 check refuse-del-trigger kw EBUSY "del pf"
 now=$(state)
 check nothing-left-by-refusals test "$now" = "$before"
 check del-series kw ok "del ev"
 check del-trigger-after kw ok "del pf"
-kill $pid
+kill -KILL $pid
 wait $pid
 check unload rmmod perfkmod
 
