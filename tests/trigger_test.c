@@ -323,6 +323,46 @@ static void trigger_drops_counted(struct kunit *test)
 				      "CPU %d dropped nothing in 60 s", cpu);
 }
 
+/*
+ * CPU 1 goes and comes back under an event-driven series of all CPUs
+ * (cpu-clock every 100 us, and page-faults, a static key): the trigger's
+ * event of CPU 1 is made again each time, its records stay on their CPU,
+ * and CPU 1 records again once back.
+ */
+static void trigger_under_hotplug(struct kunit *test)
+{
+	struct perfkmod_counter *c[2] = {
+		sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, 100 * NSEC_PER_USEC),
+		sw_counter(test, PERF_COUNT_SW_PAGE_FAULTS, 0),
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_series *s;
+	struct test_hotplug *h;
+	int cpu, i, k, cycles;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "CPU 1 is not online");
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = trigger_series(test, c, 2, c[0], RECS);
+	h = test_hotplug_start(test);
+	for (i = 0; test_hotplug_more(h, i, 200, 5); i++) {
+		usleep_range(10000, 20000);
+		for (cpu = 0; cpu < 2; cpu++) {
+			k = perfkmod_series_read(s, cpu, recs, RECS);
+			while (k-- > 0)
+				KUNIT_EXPECT_EQ(test, recs[k].cpu, cpu);
+		}
+	}
+	cycles = test_hotplug_stop(h);
+	KUNIT_EXPECT_GE_MSG(test, cycles, 1, "no hotplug cycle of CPU 1 in 60 s");
+	while (perfkmod_series_read(s, 1, recs, RECS) > 0)
+		;
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(60, perfkmod_series_read(s, 1, recs, 1) > 0),
+			      "CPU 1 recorded nothing once back");
+	kunit_info(test, "%d hotplug cycles of CPU 1", cycles);
+}
+
 /* What perfkmod_series_create() refuses of a trigger. */
 static void bad_triggers(struct kunit *test)
 {
@@ -403,6 +443,7 @@ static struct kunit_case perfkmod_trigger_cases[] = {
 	KUNIT_CASE(trigger_drops_counted),
 	KUNIT_CASE(bad_triggers),
 	KUNIT_CASE(trigger_released_under_series),
+	KUNIT_CASE_SLOW(trigger_under_hotplug),
 	{}
 };
 
