@@ -309,6 +309,87 @@ static void x86_records_in_nmi(struct kunit *test)
 }
 #endif
 
+/* Overflows that came in NMI, counted by a direct callback of the test. */
+static void count_nmi(const struct perfkmod_sample *sample,
+		      struct pt_regs *regs, void *context)
+{
+	if (in_nmi())
+		atomic_inc(context);
+}
+
+/* The workload of hardware_cycles_trigger: nothing but this loop. */
+static noinline void spin(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		barrier();
+}
+
+/*
+ * cycles of all CPUs, every 100000, as the trigger (a hardware PMU: the
+ * arm64-pmu lane, where its overflows are pseudo-NMIs): while this CPU
+ * spins with interrupts off, every overflow is in NMI, every record of
+ * this CPU is taken in spin(), and the cycles read in each overflow are
+ * at least a period past the record before.
+ */
+static void hardware_cycles_trigger(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = 100000,
+	};
+	char where[64], want[64];	/* "spin [perfkmod_kunit]" */
+	struct perfkmod_series_record *recs;
+	struct perfkmod_callback *cb;
+	struct perfkmod_counter *c;
+	struct perfkmod_series *s;
+	atomic_t nmis = ATOMIC_INIT(0);
+	unsigned long flags;
+	int cpu, i, n;
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c)) {
+		test_no_pmu(test, c);
+		return;
+	}
+	test_release_at_end(test, c);
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = trigger_series(test, &c, 1, c, RECS);
+	cb = perfkmod_callback_register(c, count_nmi, &nmis,
+					PERFKMOD_DELIVER_DIRECT);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "%pe", cb);
+	snprintf(want, sizeof(want), "%ps", spin);
+
+	cpu = get_cpu();
+	while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
+		;
+	local_irq_save(flags);
+	spin(20000000);
+	local_irq_restore(flags);
+	n = perfkmod_series_read(s, cpu, recs, RECS);
+	put_cpu();
+	perfkmod_callback_unregister(cb);
+
+	KUNIT_EXPECT_GE(test, n, 10);
+	KUNIT_EXPECT_GE(test, atomic_read(&nmis), n);
+	for (i = 0; i < n; i++) {
+		snprintf(where, sizeof(where), "%ps", (void *)(unsigned long)recs[i].ip);
+		KUNIT_EXPECT_STREQ_MSG(test, where, want, "record %d: ip %#llx",
+				       i, recs[i].ip);
+		if (i)
+			KUNIT_EXPECT_GE_MSG(test, recs[i].values[0],
+					    recs[i - 1].values[0] + cfg.sample_period,
+					    "record %d", i);
+		if (strcmp(where, want))
+			break;
+	}
+	kunit_info(test, "%d records of CPU %d, %d overflows in NMI", n, cpu,
+		   atomic_read(&nmis));
+}
+
 /* Nobody reads a ring of 16: each CPU's next records are dropped, counted. */
 static void trigger_drops_counted(struct kunit *test)
 {
@@ -437,6 +518,7 @@ static struct kunit_case perfkmod_trigger_cases[] = {
 	KUNIT_CASE(breakpoint_record_per_write),
 	KUNIT_CASE(task_record_per_switch),
 	KUNIT_CASE(clock_records_every_cpu),
+	KUNIT_CASE(hardware_cycles_trigger),
 #ifdef CONFIG_X86
 	KUNIT_CASE(x86_records_in_nmi),
 #endif
