@@ -317,12 +317,15 @@ static void count_nmi(const struct perfkmod_sample *sample,
 		atomic_inc(context);
 }
 
-/* The workload of hardware_cycles_trigger: nothing but this loop. */
-static noinline void spin(unsigned long n)
+/*
+ * The workload of hardware_cycles_trigger: nothing but this loop, until
+ * @nmis reaches @want (or after 400 million rounds, should the PMU stop).
+ */
+static noinline void spin(atomic_t *nmis, int want)
 {
 	unsigned long i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < 400000000UL && atomic_read(nmis) < want; i++)
 		barrier();
 }
 
@@ -336,9 +339,9 @@ static bool in_spin(const struct perfkmod_series_record *r, const char *want)
 }
 
 /*
- * cycles of all CPUs, every 100000, as the trigger (a hardware PMU: the
- * arm64-pmu lane, where its overflows are pseudo-NMIs): while this CPU
- * spins with interrupts off, every overflow is in NMI; the records of
+ * cycles of all CPUs, every 10 million, as the trigger (a hardware PMU:
+ * the arm64-pmu lane, where its overflows are pseudo-NMIs): while this CPU
+ * spins with interrupts off for 12 overflows, each is in NMI; the records of
  * this CPU from the first taken in spin() to the last (those before and
  * after are of the code around it) are all taken there, ten at least,
  * with the cycles read in each overflow a period past the one before,
@@ -349,7 +352,8 @@ static void hardware_cycles_trigger(struct kunit *test)
 	struct perfkmod_config cfg = {
 		.type = PERF_TYPE_HARDWARE,
 		.config = PERF_COUNT_HW_CPU_CYCLES,
-		.sample_period = 100000,
+		/* rare enough that perf throttles none (TCG's NMIs are slow) */
+		.sample_period = 10000000,
 	};
 	struct perfkmod_series_record *recs;
 	struct perfkmod_callback *cb;
@@ -379,7 +383,7 @@ static void hardware_cycles_trigger(struct kunit *test)
 	while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
 		;
 	local_irq_save(flags);
-	spin(20000000);
+	spin(&nmis, atomic_read(&nmis) + 12);
 	local_irq_restore(flags);
 	n = perfkmod_series_read(s, cpu, recs, RECS);
 	perfkmod_callback_unregister(cb);
