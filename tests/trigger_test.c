@@ -309,119 +309,6 @@ static void x86_records_in_nmi(struct kunit *test)
 }
 #endif
 
-/* The overflows of one CPU that came in NMI, counted by count_nmi(). */
-struct nmi_count {
-	int cpu;
-	atomic_t n;
-};
-
-static void count_nmi(const struct perfkmod_sample *sample,
-		      struct pt_regs *regs, void *context)
-{
-	struct nmi_count *nc = context;
-
-	if (in_nmi() && sample->cpu == nc->cpu)
-		atomic_inc(&nc->n);
-}
-
-/*
- * The workload of hardware_cycles_trigger: nothing but this loop, until
- * @nmis reaches @want (or after 400 million rounds, should the PMU stop);
- * not instrumented, so that no check of KASAN's is called from it.
- */
-static noinline __no_sanitize_address void spin(atomic_t *nmis, int want)
-{
-	unsigned long i;
-
-	for (i = 0; i < 400000000UL && raw_atomic_read(nmis) < want; i++)
-		barrier();
-}
-
-/* Whether @r was taken in spin(), whose name is @want. */
-static bool in_spin(const struct perfkmod_series_record *r, const char *want)
-{
-	char where[64];	/* "spin [perfkmod_kunit]" */
-
-	snprintf(where, sizeof(where), "%ps", (void *)(unsigned long)r->ip);
-	return !strcmp(where, want);
-}
-
-/*
- * cycles of all CPUs, every 10 million, as the trigger (a hardware PMU:
- * the arm64-pmu lane, where its overflows are pseudo-NMIs): while this CPU
- * spins with interrupts off for 12 overflows, each is in NMI; the records of
- * this CPU from the first taken in spin() to the last (those before and
- * after are of the code around it) are all taken there, ten at least,
- * with the cycles read in each overflow a period past the one before,
- * give or take the overflows' skids.
- */
-static void hardware_cycles_trigger(struct kunit *test)
-{
-	struct perfkmod_config cfg = {
-		.type = PERF_TYPE_HARDWARE,
-		.config = PERF_COUNT_HW_CPU_CYCLES,
-		/* rare enough that perf throttles none (TCG's NMIs are slow) */
-		.sample_period = 10000000,
-	};
-	struct perfkmod_series_record *recs;
-	struct perfkmod_callback *cb;
-	struct perfkmod_counter *c;
-	struct perfkmod_series *s;
-	struct nmi_count nmis = { .n = ATOMIC_INIT(0) };
-	int cpu, i, n, first = -1, last = -1;
-	unsigned long flags;
-	char want[64];
-
-	c = perfkmod_counter_create(&cfg);
-	if (IS_ERR(c)) {
-		test_no_pmu(test, c);
-		return;
-	}
-	test_release_at_end(test, c);
-	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, recs);
-	s = trigger_series(test, &c, 1, c, RECS);
-	snprintf(want, sizeof(want), "%ps", spin);
-	cpu = raw_smp_processor_id();
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	nmis.cpu = cpu;
-	cb = perfkmod_callback_register(c, count_nmi, &nmis,
-					PERFKMOD_DELIVER_DIRECT);
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "%pe", cb);
-
-	while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
-		;
-	local_irq_save(flags);
-	spin(&nmis.n, atomic_read(&nmis.n) + 12);
-	local_irq_restore(flags);
-	n = perfkmod_series_read(s, cpu, recs, RECS);
-	perfkmod_callback_unregister(cb);
-
-	KUNIT_EXPECT_GE(test, atomic_read(&nmis.n), n);
-	for (i = 0; i < n; i++) {
-		if (in_spin(&recs[i], want)) {
-			first = first < 0 ? i : first;
-			last = i;
-		}
-	}
-	KUNIT_EXPECT_GE_MSG(test, last - first + 1, 10, "%d records", n);
-	for (i = max(first, 0); i <= last; i++) {
-		KUNIT_EXPECT_TRUE_MSG(test, in_spin(&recs[i], want),
-				      "record %d: ip %#llx", i, recs[i].ip);
-		/* a period apart but for the skids of the two overflows */
-		if (i > first)
-			KUNIT_EXPECT_GT_MSG(test, recs[i].values[0],
-					    recs[i - 1].values[0] + cfg.sample_period / 2,
-					    "record %d", i);
-	}
-	/* a period at least for each record (more for those perf throttled) */
-	if (last > first)
-		KUNIT_EXPECT_GE(test, recs[last].values[0] - recs[first].values[0],
-				(last - first - 1) * cfg.sample_period);
-	kunit_info(test, "%d records of CPU %d, %d in spin(), %d overflows in NMI",
-		   n, cpu, last - first + 1, atomic_read(&nmis.n));
-}
-
 /* Nobody reads a ring of 16: each CPU's next records are dropped, counted. */
 static void trigger_drops_counted(struct kunit *test)
 {
@@ -550,7 +437,6 @@ static struct kunit_case perfkmod_trigger_cases[] = {
 	KUNIT_CASE(breakpoint_record_per_write),
 	KUNIT_CASE(task_record_per_switch),
 	KUNIT_CASE(clock_records_every_cpu),
-	KUNIT_CASE(hardware_cycles_trigger),
 #ifdef CONFIG_X86
 	KUNIT_CASE(x86_records_in_nmi),
 #endif
