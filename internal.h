@@ -116,8 +116,9 @@
  *	perfkmod_named_mutex) and the module notifier.
  * perfkmod_series_mutex (series.c)
  *	Protects the list of the series whose timers or triggers may record,
- *	each listed series' @counters and @trigger, the series_users of the
- *	counters they read and of their triggers, and the ring memory taken.
+ *	each listed series' @counters and @config.trigger, the series_users
+ *	of the counters they read and of their triggers, and the ring memory
+ *	taken.
  *	Taken by a series' create and release, a counter's release
  *	(perfkmod_series_forget()) and the module notifier, perhaps under
  *	perfkmod_named_mutex.

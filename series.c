@@ -57,6 +57,9 @@ struct perfkmod_series_cpu {
 /**
  * struct perfkmod_series - a series of counters, sampled per CPU
  * @config: a copy of the creator's; @config.counters points to @counters.
+ *	@config.trigger, an event-driven series' trigger, is set to NULL as
+ *	@counters are when it is released under the series (its callback
+ *	stays, for the series' release to unregister).
  * @counters: the counters read, in order. A counter released while the
  *	series reads it is set to NULL here, under perfkmod_series_mutex
  *	(WRITE_ONCE(); the timers read it with READ_ONCE()): from then on
@@ -77,9 +80,7 @@ struct perfkmod_series_cpu {
  * @switch_event: a task series' context-switches event on @task, period 1,
  *	whose overflow records the task's leaving a CPU; not of an
  *	event-driven series.
- * @trigger: an event-driven series' trigger, set to NULL as @counters
- *	are when it is released under the series (the callback stays).
- * @trigger_cb: the direct callback on @trigger that records; NULL for a
+ * @trigger_cb: the direct callback on the trigger that records; NULL for a
  *	time series, whose timers record.
  */
 struct perfkmod_series {
@@ -95,7 +96,6 @@ struct perfkmod_series {
 	struct list_head all;
 	struct task_struct *task;
 	struct perf_event *switch_event;
-	struct perfkmod_counter *trigger;
 	struct perfkmod_callback *trigger_cb;
 };
 
@@ -182,14 +182,18 @@ static void series_record(struct perfkmod_series *s,
 			r->errors |= BIT(i);
 		}
 	}
-	r->ip = sample ? sample->ip : 0;
-	r->pid = sample ? sample->pid : 0;
-	r->tid = sample ? sample->tid : 0;
+	r->ip = 0;
+	r->pid = 0;
+	r->tid = 0;
 	r->flags = 0;
 	r->reserved = 0;
-	if (sample)
+	if (sample) {
+		r->ip = sample->ip;
+		r->pid = sample->pid;
+		r->tid = sample->tid;
 		r->flags = PERFKMOD_RECORD_TRIGGERED |
 			   (regs && user_mode(regs) ? PERFKMOD_RECORD_USER : 0);
+	}
 	/* the record first: pairs with smp_load_acquire() in the reader */
 	smp_store_release(&sc->head, head + 1);
 out:
@@ -351,9 +355,10 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 	if (!cfg->counters || !cfg->nr_counters ||
 	    cfg->nr_counters > PERFKMOD_SERIES_MAX_COUNTERS)
 		return -EINVAL;
+	/* an interval, or a trigger without one */
 	if (cfg->trigger ? cfg->interval_ns :
-	    cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
-	    cfg->interval_ns > (u64)KTIME_MAX)
+	    (cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
+	     cfg->interval_ns > (u64)KTIME_MAX))
 		return -EINVAL;
 	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
 		return -EINVAL;
@@ -384,8 +389,8 @@ static void unlist_series(struct perfkmod_series *s)
 		if (s->counters[i])
 			atomic_dec(&s->counters[i]->series_users);
 	}
-	if (s->trigger)
-		atomic_dec(&s->trigger->series_users);
+	if (s->config.trigger)
+		atomic_dec(&s->config.trigger->series_users);
 	mutex_unlock(&perfkmod_series_mutex);
 }
 
@@ -420,8 +425,8 @@ void perfkmod_series_forget(struct perfkmod_counter *c)
 			WRITE_ONCE(s->counters[i], NULL);
 			atomic_dec(&c->series_users);
 		}
-		if (s->trigger == c) {
-			s->trigger = NULL;
+		if (s->config.trigger == c) {
+			s->config.trigger = NULL;
 			atomic_dec(&c->series_users);
 		}
 	}
@@ -487,9 +492,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	list_add_tail(&s->all, &perfkmod_series_list);
 	for (i = 0; i < config->nr_counters; i++)
 		atomic_inc(&s->counters[i]->series_users);
-	s->trigger = config->trigger;
-	if (s->trigger)
-		atomic_inc(&s->trigger->series_users);
+	if (s->config.trigger)
+		atomic_inc(&s->config.trigger->series_users);
 	mutex_unlock(&perfkmod_series_mutex);
 	/* perfkmod's own: the series' release unregisters it, not its owner */
 	if (config->trigger) {
