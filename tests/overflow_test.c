@@ -1324,14 +1324,6 @@ static void register_unregister_race(struct kunit *test)
 }
 
 #ifdef CONFIG_X86
-static struct perf_sample_data nmi_data;
-
-/* What perf does with an overflow of @event in NMI. */
-static void nmi_overflow(void *event, struct pt_regs *regs)
-{
-	perfkmod_overflow(event, &nmi_data, regs);
-}
-
 /*
  * The dispatch path in a real NMI: 100 NMIs sent to this CPU through the
  * local APIC, each running the trampoline as perf would, with lockdep and
@@ -1361,10 +1353,8 @@ static void x86_real_nmi(struct kunit *test)
 	deferred.counter = c;
 	reg(test, c, probe_fn, &direct, PERFKMOD_DELIVER_DIRECT);
 	reg(test, c, probe_fn, &deferred, PERFKMOD_DELIVER_IRQ);
-	perf_sample_data_init(&nmi_data, 0, 1);
-
 	for (i = 0; i < 100; i++) {
-		err = test_in_nmi(nmi_overflow, event);
+		err = test_overflow_in_nmi(event);
 		if (err)
 			break;
 	}

@@ -28,6 +28,7 @@ static struct perfkmod_counter *all_cpus(struct kunit *test, u64 config)
 	return test_create(test, &cfg);
 }
 
+/* For counter_released_under_series, which releases its counter itself. */
 KUNIT_DEFINE_ACTION_WRAPPER(release_series, perfkmod_series_release,
 			    struct perfkmod_series *);
 
@@ -42,11 +43,8 @@ static struct perfkmod_series *new_series(struct kunit *test,
 		.interval_ns = interval_ns,
 		.ring_records = ring_records,
 	};
-	struct perfkmod_series *s = perfkmod_series_create(&cfg);
 
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_series, s), 0);
-	return s;
+	return test_series(test, &cfg);
 }
 
 /*

@@ -18,7 +18,7 @@
 #include <asm/nmi.h>
 #endif
 
-#include "perfkmod.h"
+#include "internal.h"
 #include "test.h"
 
 bool require_pmu;
@@ -42,6 +42,19 @@ struct perfkmod_counter *test_create(struct kunit *test,
 			       c, perfkmod_strerror(PTR_ERR_OR_ZERO(c)));
 	test_release_at_end(test, c);
 	return c;
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(release_series, perfkmod_series_release,
+			    struct perfkmod_series *);
+
+struct perfkmod_series *test_series(struct kunit *test,
+				    const struct perfkmod_series_config *cfg)
+{
+	struct perfkmod_series *s = perfkmod_series_create(cfg);
+
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_series, s), 0);
+	return s;
 }
 
 void test_no_pmu(struct kunit *test, const void *err)
@@ -75,6 +88,20 @@ static int test_nmi_handler(unsigned int type, struct pt_regs *regs)
 	/* after the call: the sender waits for this */
 	smp_store_release(&nmi_armed, false);
 	return NMI_HANDLED;
+}
+
+static struct perf_sample_data nmi_data;
+
+/* What perf does with an overflow of @event in NMI. */
+static void nmi_overflow(void *event, struct pt_regs *regs)
+{
+	perfkmod_overflow(event, &nmi_data, regs);
+}
+
+int test_overflow_in_nmi(struct perf_event *event)
+{
+	perf_sample_data_init(&nmi_data, 0, 1);
+	return test_in_nmi(nmi_overflow, event);
 }
 
 int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg)

@@ -12,9 +12,12 @@
 #include <linux/types.h>
 
 struct kunit;
+struct perf_event;
 struct pt_regs;
 struct perfkmod_config;
 struct perfkmod_counter;
+struct perfkmod_series;
+struct perfkmod_series_config;
 
 /*
  * Module parameter: the lane has a hardware PMU, so a hardware case that
@@ -31,6 +34,10 @@ void test_release_at_end(struct kunit *test, struct perfkmod_counter *c);
 /* Create a counter released when the case ends, or fail the case. */
 struct perfkmod_counter *test_create(struct kunit *test,
 				     const struct perfkmod_config *cfg);
+
+/* Create a series released when the case ends, or fail the case. */
+struct perfkmod_series *test_series(struct kunit *test,
+				    const struct perfkmod_series_config *cfg);
 
 /*
  * A hardware case could not create its counter (@err, an ERR_PTR): fail
@@ -69,6 +76,13 @@ int test_hotplug_stop(struct test_hotplug *h);
  * 30 s.
  */
 int test_in_nmi(void (*fn)(void *arg, struct pt_regs *regs), void *arg);
+
+/*
+ * An overflow of @event (a perf event of this CPU) in a real NMI, run
+ * through perfkmod's trampoline as perf would, with a period of 1.
+ * Return: test_in_nmi()'s.
+ */
+int test_overflow_in_nmi(struct perf_event *event);
 #endif
 
 /*

@@ -19,9 +19,6 @@
 
 static int bp_target;
 
-KUNIT_DEFINE_ACTION_WRAPPER(release_series, perfkmod_series_release,
-			    struct perfkmod_series *);
-
 /* An event-driven series of @n @counters, triggered by @trigger. */
 static struct perfkmod_series *
 trigger_series(struct kunit *test, struct perfkmod_counter **counters,
@@ -34,11 +31,8 @@ trigger_series(struct kunit *test, struct perfkmod_counter **counters,
 		.ring_records = ring_records,
 		.trigger = trigger,
 	};
-	struct perfkmod_series *s = perfkmod_series_create(&cfg);
 
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "perfkmod_series_create: %pe", s);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, release_series, s), 0);
-	return s;
+	return test_series(test, &cfg);
 }
 
 /* An event-driven series of @c alone, triggered by @c, not released. */
@@ -262,14 +256,6 @@ static void clock_records_every_cpu(struct kunit *test)
 }
 
 #ifdef CONFIG_X86
-static struct perf_sample_data nmi_data;
-
-/* What perf does with an overflow of @event in NMI. */
-static void nmi_overflow(void *event, struct pt_regs *regs)
-{
-	perfkmod_overflow(event, &nmi_data, regs);
-}
-
 /*
  * The record path in a real NMI: 20 NMIs sent to this CPU, each running
  * the trampoline on the trigger's event of this CPU (a dummy, period 1)
@@ -293,7 +279,7 @@ static void x86_records_in_nmi(struct kunit *test)
 	event = perfkmod_cpu_share(c[0], cpu)->event;
 	KUNIT_ASSERT_NOT_NULL(test, event);
 	for (i = 0; i < 20; i++)
-		KUNIT_ASSERT_EQ(test, test_in_nmi(nmi_overflow, event), 0);
+		KUNIT_ASSERT_EQ(test, test_overflow_in_nmi(event), 0);
 	n = perfkmod_series_read(s, cpu, recs, RECS);
 	KUNIT_EXPECT_EQ(test, n, 20);
 	for (i = 0; i < n; i++) {
