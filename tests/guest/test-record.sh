@@ -334,6 +334,198 @@ check record-memory-rows [ "$rows" -ge 1000 ]
 check record-memory-bounded [ "$kb" -le $((4096 + rows * 100 / 1024)) ]
 check record-memory-nothing-left nothing_left
 
+# --every: a record at each Nth event, with where the CPU was.
+# ecsv FILE EVENT...: "time,cpu,EVENT...,ip,pid,tid,mode[,symbol]" exactly
+# (symbol when the last EVENT given is "+symbol"), every row's fields
+# as record writes them: a time, a CPU, counts, a hex IP, a pid and a tid,
+# user or kernel (and a symbol only of a kernel row), in time order.
+ecsv() {
+	_f=$1
+	shift
+	_h=time,cpu _sym=0 _n=2
+	for _e; do
+		if [ "$_e" = +symbol ]; then
+			_sym=1
+		else
+			_h=$_h,$_e
+			_n=$((_n + 1))
+		fi
+	done
+	_h=$_h,ip,pid,tid,mode
+	[ $_sym = 1 ] && _h=$_h,symbol
+	awk -F, -v h="$_h" -v n=$_n -v sym=$_sym '
+	NR == 1 {
+		if ($0 != h) { print "header: " $0; exit 1 }
+		next
+	}
+	NF != n + 4 + sym { print "line " NR ": " NF " fields: " $0; exit 1 }
+	$1 !~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ || $2 !~ /^[0-9]+$/ ||
+	$(n + 1) !~ /^0x[0-9a-f]+$/ || $(n + 2) !~ /^[0-9]+$/ ||
+	$(n + 3) !~ /^[0-9]+$/ || ($(n + 4) != "user" && $(n + 4) != "kernel") {
+		print "line " NR ": bad field: " $0; exit 1
+	}
+	sym && ($(n + 4) == "user") != ($(n + 5) == "") {
+		print "line " NR ": a symbol is a kernel row'"'"'s: " $0; exit 1
+	}
+	{
+		for (i = 3; i <= n; i++)
+			if ($i !~ /^[0-9]+$/) { print "line " NR ": bad count: " $0; exit 1 }
+		if (NR > 2 && ($1 + 0 < t || ($1 + 0 == t && $2 + 0 <= c))) {
+			print "line " NR ": out of order: " $0; exit 1
+		}
+		t = $1 + 0
+		c = $2 + 0
+	}
+	END { exit NR < 2 }' "$_f"
+}
+
+# every_summary ERR TRIGGER ROWS: the summary's records are the CSV's
+# rows, none dropped, each an overflow of the trigger
+every_summary() {
+	grep -qx "perfkstat: $3 records, [0-9]* CPUs, 0 dropped, $2: $3 overflows, [0-9]* throttled" "$1"
+}
+
+# total ERR EVENT: the total the summary gives EVENT, and its counter's value
+total() {
+	sed -n "s/^perfkstat: $2 total \([0-9]*\), counter \([0-9]*\)\$/\1 \2/p" "$1"
+}
+
+# A process's page faults, every 10th: touchpages faults 1000 pages; each
+# row is 10 faults more of it, where it faulted, in user mode mostly.
+N=10
+rm -f /tmp/tp/*
+touchpages 1000 /tmp/tp &
+tp=$!
+wait_file /tmp/tp/ready
+# the trigger is enabled last: once it counts, all do
+triggering() {
+	for _s in $DBG/counters/*/spec; do
+		grep -q "^page-faults,.*pid=$tp" "$_s" 2>/dev/null &&
+			grep -q " active\$" "${_s%spec}stat" 2>/dev/null && return 0
+	done
+	return 1
+}
+(await 120 "perfkstat's trigger of $tp" triggering
+kill -USR1 $tp
+await 120 "touchpages to be done" test -e /tmp/tp/done
+kill $tp) >/dev/null &
+perfkstat record --every page-faults:$N -e context-switches -p $tp \
+	-o /tmp/every.csv 2>/tmp/every.err
+check every-pid-status [ $? = 0 ]
+wait $tp 2>/dev/null
+rows=$(($(wc -l </tmp/every.csv) - 1))
+set -- $(total /tmp/every.err page-faults)
+note "record --every page-faults:$N: $rows rows; page-faults total ${1:-?}, counter ${2:-?}"
+check every-pid-csv-strict ecsv /tmp/every.csv page-faults context-switches
+check every-pid-faults-done test -e /tmp/tp/done
+check every-pid-summary every_summary /tmp/every.err page-faults $rows
+# one row per N faults of the process, each of N, taken in it
+check every-pid-rows-per-period [ "$rows" = $((${2:-0} / N)) ]
+check every-pid-rows-of-the-faults [ "$rows" -ge $((1000 / N)) ]
+check every-pid-total [ "${1:-x}" = $((rows * N)) ]
+check every-pid-rows awk -F, -v n=$N -v pid=$tp 'NR > 1 &&
+	($3 != n || $6 != pid || $7 != pid) { print "line " NR ": " $0; exit 1 }' \
+	/tmp/every.csv
+check every-pid-user-mode grep -q ',user$' /tmp/every.csv
+check every-pid-no-warning sh -c "! grep -q warning /tmp/every.err"
+check every-pid-nothing-left nothing_left
+
+# All CPUs, every millisecond of cpu-clock (a time series again, of the
+# clock's overflows), with the kernel's IPs named: each symbol is the
+# text symbol of /proc/kallsyms at or below the IP, found here by a sort
+# of its own; an offset that does not add up, or a symbol above the IP,
+# fails.
+perfkstat record --every cpu-clock:1ms --symbols -e page-faults -t 0.5 \
+	-o /tmp/sym.csv 2>/tmp/sym.err
+check every-symbols-status [ $? = 0 ]
+check every-symbols-csv-strict ecsv /tmp/sym.csv cpu-clock page-faults +symbol
+check every-symbols-summary every_summary /tmp/sym.err cpu-clock \
+	$(($(wc -l </tmp/sym.csv) - 1))
+# the clock's deltas: 1 ms each, but for the first of a CPU (since enabled)
+check every-clock-period awk -F, 'NR > 1 && seen[$2]++ && $3 != 1000000 {
+	print "line " NR ": " $0; exit 1 }' /tmp/sym.csv
+# symcheck CSV: each kernel row's symbol and offset, against kallsyms:
+# the rows' IPs sorted in among the text symbols, each IP after the
+# symbols of its address; its symbol is one of those of the greatest
+# address at or below it, and its offset the difference (in the low 48
+# bits, which awk's numbers hold exactly).
+symcheck() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["mode"] == "kernel" {
+		ip = substr($c["ip"], 3)
+		while (length(ip) < 16)
+			ip = "0" ip
+		print ip, 1, $c["symbol"]
+	}' "$1" >/tmp/sym.ips
+	[ -s /tmp/sym.ips ] || { echo "no kernel row"; return 1; }
+	awk '$2 == "t" || $2 == "T" { print $1, 0, $3 $4 }' /proc/kallsyms |
+		cat - /tmp/sym.ips | sort -k1,1 -k2,2n | awk '
+	function hex(s,   i, v) {
+		v = 0
+		if (length(s) > 12)
+			s = substr(s, length(s) - 11)
+		for (i = 1; i <= length(s); i++)
+			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	$2 == 0 {
+		if ($1 != a) { a = $1; names = "|" }
+		names = names $3 "|"
+		next
+	}
+	{
+		k++
+		# $3 is "name+0xOFFSET", $4 "[module]" or nothing
+		split($3, p, "+")
+		d = hex($1) - hex(a)
+		if (d < 0)
+			d += 2 ^ 48
+		if (a == "" || p[2] !~ /^0x[0-9a-f]+$/ || d != hex(substr(p[2], 3)) ||
+		    !index(names, "|" p[1] $4 "|")) {
+			print "IP 0x" $1 ": " $3 " " $4 "; kallsyms: " a " " names
+			bad = 1
+			exit
+		}
+	}
+	END {
+		if (!bad)
+			print k " kernel rows, each its symbol"
+		exit bad
+	}'
+}
+check every-symbols-kallsyms symcheck /tmp/sym.csv
+check every-symbols-nothing-left nothing_left
+
+# cycles as the trigger, where the machine counts them: each CPU's
+# count at its last row is at least its rows' periods
+if grep -q "^cycles  *ok$" $DBG/events; then
+	perfkstat record --every cycles:1000000 -e instructions -o /tmp/cyc.csv \
+		-- sh /tmp/work.sh 50 2>/tmp/cyc.err
+	check every-cycles-status [ $? = 0 ]
+	check every-cycles-csv-strict ecsv /tmp/cyc.csv cycles instructions
+	set -- $(total /tmp/cyc.err cycles)
+	rows=$(($(wc -l </tmp/cyc.csv) - 1))
+	note "record --every cycles:1000000: $rows rows, cycles total ${1:-?}; $(grep overflows /tmp/cyc.err)"
+	check every-cycles-periods [ "${1:-0}" -ge $((rows * 1000000)) ]
+	check every-cycles-summary grep -q "^perfkstat: $rows records, [0-9]* CPUs, [0-9]* dropped, cycles: [0-9]* overflows" /tmp/cyc.err
+	check every-cycles-nothing-left nothing_left
+else
+	skip every-cycles "no cycles on this machine (an x86 guest under TCG has no PMU)"
+fi
+
+# refusals, each said, nothing left
+k=0
+for bad in page-faults page-faults: :10 page-faults:0 page-faults:1ms \
+	page-faults,period=5:10 cpu-clock:1min; do
+	k=$((k + 1))
+	check_fails "every-refused-$k" perfkstat record --every "$bad" -t 1
+	check "every-refused-$k-says-why" sh -c \
+		"perfkstat record --every '$bad' -t 1 2>&1 | grep -q '^perfkstat: --every'"
+done
+check_fails every-and-interval perfkstat record -I 10ms --every page-faults:1 -- true
+check_fails every-symbols-needs-every perfkstat record -I 10ms --symbols -e page-faults -- true
+check every-refusals-nothing-left nothing_left
+
 # plot: gnuplot's, which the guest does not have
 check_fails record-plot-fails perfkstat plot /tmp/10ms.csv
 check record-plot-needs-gnuplot sh -c "perfkstat plot /tmp/10ms.csv 2>&1 |

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfkstat plot FILE.csv [-o FILE.svg]: record's CSV drawn by gnuplot
- * into SVG, a line per event: its count per second summed over the CPUs,
- * in time buckets of the span / 100, or of the mean time between a CPU's
- * records if longer.
+ * perfkstat plot FILE.csv [-x EVENT] [-o FILE.svg]: record's CSV drawn by
+ * gnuplot into SVG, a line per event: its count per second summed over the
+ * CPUs, in time buckets of the span / 100, or of the mean time between a
+ * CPU's records if longer; with -x, against EVENT's count instead (an
+ * --every trigger's, say): each other event's count per EVENT, in buckets
+ * of EVENT's total / 100.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,88 +108,169 @@ static void quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* rows: the data lines of CSV (after its header), split */
+/*
+ * The CSV: its header's fields, the events' columns (2 to nev + 1; those
+ * of --every's "ip,pid,tid,mode[,symbol]" after them are not drawn), and
+ * the data lines split.
+ */
 struct data {
+	char **h;
+	int nf, nev;
+	bool every;
 	char ***f;
-	int *nf;
+	int *nfs;
 	int n;
 };
 
-/* buckets: write "TIME RATE..." per bucket to OUT; false if CSV is not record's */
-static bool buckets(char *csv, FILE *out, char ***labels, int *nlabels)
+/* where_cols: the header ends in --every's columns (ip,pid,tid,mode[,symbol]) */
+static bool where_cols(char **h, int nf, int *nev)
 {
-	char *line, *p = csv, **h, **cpus = NULL;
-	int nf, rows = 0, ncpus = 0, i, k, last = 0, b, cap = 0, ccap = 0, scap = 1;
-	double span = 0, w;
-	struct data d = { 0 };
-	s128 *sum = NULL;
-	bool bad = false;
+	static const char * const w[] = { "ip", "pid", "tid", "mode" };
+	int k, i;
+
+	for (k = nf - 5; k <= nf - 4; k++) {
+		if (k < 3 || (k == nf - 5 && strcmp(h[nf - 1], "symbol")))
+			continue;
+		for (i = 0; i < 4 && !strcmp(h[k + i], w[i]); i++)
+			;
+		if (i == 4) {
+			*nev = k - 2;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* load: CSV as record writes it into D; false if it is not that, or empty */
+static bool load(char *csv, struct data *d)
+{
+	char *line, *p = csv;
+	int i, k, cap = 0;
 
 	line = next_line(&p);
 	if (!line)
 		return false;
-	nf = csv_fields(line, &h);
-	if (nf < 3 || strcmp(h[0], "time") || strcmp(h[1], "cpu"))
+	d->nf = csv_fields(line, &d->h);
+	if (d->nf < 3 || strcmp(d->h[0], "time") || strcmp(d->h[1], "cpu"))
 		return false;
-	*labels = h + 2;
-	*nlabels = nf - 2;
+	d->every = where_cols(d->h, d->nf, &d->nev);
+	if (!d->every)
+		d->nev = d->nf - 2;
 	while ((line = next_line(&p))) {
-		if (d.n == cap) {
+		if (d->n == cap) {
 			cap = cap ? 2 * cap : 1024;
-			d.f = xrealloc(d.f, (size_t)cap * sizeof(*d.f));
-			d.nf = xrealloc(d.nf, (size_t)cap * sizeof(*d.nf));
+			d->f = xrealloc(d->f, (size_t)cap * sizeof(*d->f));
+			d->nfs = xrealloc(d->nfs, (size_t)cap * sizeof(*d->nfs));
 		}
-		d.nf[d.n] = split(line, &d.f[d.n]);
-		k = d.nf[d.n];
-		if (k != nf || !match_time(d.f[d.n][0]) || !*d.f[d.n][1] ||
-		    !all_digits(d.f[d.n][1]))
-			bad = true;
-		for (i = 2; i < k && !bad; i++)
-			if (!match_count(d.f[d.n][i]))
-				bad = true;
-		if (bad)
+		d->nfs[d->n] = split(line, &d->f[d->n]);
+		k = d->nfs[d->n];
+		/* (a symbol in quotes may hold a comma) */
+		if ((d->every ? k < d->nf : k != d->nf) || !match_time(d->f[d->n][0]) ||
+		    !*d->f[d->n][1] || !all_digits(d->f[d->n][1]))
 			return false;
-		rows++;
-		for (i = 0; i < ncpus && strcmp(cpus[i], d.f[d.n][1]); i++)
+		for (i = 2; i < d->nev + 2; i++)
+			if (!match_count(d->f[d->n][i]))
+				return false;
+		d->n++;
+	}
+	return d->n > 0;
+}
+
+/* bucket: room for buckets 0 to B in SUM (*CAP of them, NF sums each) */
+static s128 *bucket(s128 *sum, int b, int *cap, int nf)
+{
+	int n = *cap;
+
+	if (b < n)
+		return sum;
+	*cap = 2 * n > b ? 2 * n : b + 1;
+	sum = xrealloc(sum, (size_t)*cap * nf * sizeof(*sum));
+	memset(sum + (size_t)n * nf, 0, (size_t)(*cap - n) * nf * sizeof(*sum));
+	return sum;
+}
+
+/*
+ * by_time: "TIME RATE..." per bucket of time to OUT, RATE an event's count
+ * per second summed over the CPUs
+ */
+static void by_time(struct data *d, FILE *out)
+{
+	int ncpus = 0, ccap = 0, scap = 0, last = 0, i, k, b;
+	char **cpus = NULL;
+	double span = 0, w;
+	s128 *sum = NULL;
+
+	for (k = 0; k < d->n; k++) {
+		for (i = 0; i < ncpus && strcmp(cpus[i], d->f[k][1]); i++)
 			;
 		if (i == ncpus) {
 			cpus = grow(cpus, ncpus, &ccap, sizeof(*cpus));
-			cpus[ncpus++] = d.f[d.n][1];
+			cpus[ncpus++] = d->f[k][1];
 		}
-		if (strtod(d.f[d.n][0], NULL) > span)
-			span = strtod(d.f[d.n][0], NULL);
-		d.n++;
+		if (strtod(d->f[k][0], NULL) > span)
+			span = strtod(d->f[k][0], NULL);
 	}
-	if (!rows)
-		return false;
 	w = span / 100;
-	if (span * ncpus / rows > w)
-		w = span * ncpus / rows;
+	if (span * ncpus / d->n > w)
+		w = span * ncpus / d->n;
 	if (w <= 0)
 		w = 1;
-	sum = xmalloc(nf * sizeof(*sum));
-	memset(sum, 0, nf * sizeof(*sum));
-	for (k = 0; k < d.n; k++) {
-		b = (int)(strtod(d.f[k][0], NULL) / w);
-		if (b > last) {
-			if (b >= scap) {
-				scap = 2 * scap > b ? 2 * scap : b + 1;
-				sum = xrealloc(sum, (size_t)scap * nf * sizeof(*sum));
-			}
-			memset(sum + (size_t)(last + 1) * nf, 0,
-			       (size_t)(b - last) * nf * sizeof(*sum));
+	for (k = 0; k < d->n; k++) {
+		b = (int)(strtod(d->f[k][0], NULL) / w);
+		sum = bucket(sum, b, &scap, d->nev);
+		if (b > last)
 			last = b;
-		}
-		for (i = 2; i < d.nf[k]; i++)
-			sum[b * nf + i] += strtoll(d.f[k][i], NULL, 10);
+		for (i = 0; i < d->nev; i++)
+			sum[b * d->nev + i] += strtoll(d->f[k][i + 2], NULL, 10);
 	}
 	for (b = 0; b <= last; b++) {
 		fprintf(out, "%.6f", (b + 0.5) * w);
-		for (i = 2; i < nf; i++)
-			fprintf(out, " %.6f", (double)sum[b * nf + i] / w);
+		for (i = 0; i < d->nev; i++)
+			fprintf(out, " %.6f", (double)sum[b * d->nev + i] / w);
 		fputc('\n', out);
 	}
-	return true;
+	free(sum);
+	free(cpus);
+}
+
+/*
+ * by_event: "COUNT RATIO..." per bucket of event X's count (summed over
+ * the CPUs, rows in time order) to OUT, RATIO an event's count per X in
+ * the bucket (X's own column is 1)
+ */
+static void by_event(struct data *d, int x, FILE *out)
+{
+	int scap = 0, last = 0, i, k, b;
+	s128 total = 0, at = 0, dx;
+	s128 *sum = NULL;
+	double w;
+
+	for (k = 0; k < d->n; k++)
+		total += strtoll(d->f[k][x + 2], NULL, 10);
+	w = (double)total / 100;
+	if (w < 1)
+		w = 1;
+	for (k = 0; k < d->n; k++) {
+		dx = strtoll(d->f[k][x + 2], NULL, 10);
+		/* a row goes where the middle of its count falls */
+		b = (int)(((double)at + (double)dx / 2) / w);
+		at += dx;
+		sum = bucket(sum, b, &scap, d->nev);
+		if (b > last)
+			last = b;
+		for (i = 0; i < d->nev; i++)
+			sum[b * d->nev + i] += strtoll(d->f[k][i + 2], NULL, 10);
+	}
+	for (b = 0; b <= last; b++) {
+		if (sum[b * d->nev + x] <= 0)
+			continue;
+		fprintf(out, "%.0f", (b + 0.5) * w);
+		for (i = 0; i < d->nev; i++)
+			fprintf(out, " %.6f", (double)sum[b * d->nev + i] /
+				(double)sum[b * d->nev + x]);
+		fputc('\n', out);
+	}
+	free(sum);
 }
 
 /* move: FROM renamed to TO, or copied when on another file system */
@@ -212,10 +295,11 @@ static bool move(const char *from, const char *to)
 
 int cmd_plot(int argc, char **argv)
 {
-	const char *csv = NULL, *svg = NULL, *tmpdir = getenv("TMPDIR");
+	const char *csv = NULL, *svg = NULL, *xev = NULL, *tmpdir = getenv("TMPDIR");
 	char *work, *data, *outsvg, *gp, *argv_gp[3], **labels;
 	struct sbuf text = { 0 };
-	int i, nlabels;
+	struct data d = { 0 };
+	int i, x = -1;
 	size_t n;
 	FILE *f;
 
@@ -224,6 +308,10 @@ int cmd_plot(int argc, char **argv)
 			if (i + 1 >= argc)
 				usage();
 			svg = argv[++i];
+		} else if (!strcmp(argv[i], "-x")) {
+			if (i + 1 >= argc)
+				usage();
+			xev = argv[++i];
 		} else if (argv[i][0] == '-') {
 			usage();
 		} else {
@@ -260,8 +348,20 @@ int cmd_plot(int argc, char **argv)
 	f = fopen(data, "w");
 	if (!f)
 		die("%s: %s", data, strerror(errno));
-	if (!buckets(text.buf, f, &labels, &nlabels))
+	if (!load(text.buf, &d))
 		die("%s: not the CSV of perfkstat record, or no records", csv);
+	labels = d.h + 2;
+	for (i = 0; xev && i < d.nev; i++)
+		if (!strcmp(labels[i], xev))
+			x = i;
+	if (xev && x < 0)
+		die("-x %s: no such event in %s", xev, csv);
+	if (x >= 0 && d.nev < 2)
+		die("-x %s: no other event to draw", xev);
+	if (x < 0)
+		by_time(&d, f);
+	else
+		by_event(&d, x, f);
 	if (fclose(f) == EOF)
 		die("%s: %s", data, strerror(errno));
 
@@ -274,12 +374,22 @@ int cmd_plot(int argc, char **argv)
 	quote(f, outsvg);
 	fputs("\nset title ", f);
 	quote(f, csv);
-	fputs("\nset xlabel 'seconds since the first record'\n", f);
-	fputs("set ylabel 'per second, all CPUs'\n", f);
+	if (x < 0) {
+		fputs("\nset xlabel 'seconds since the first record'\n", f);
+		fputs("set ylabel 'per second, all CPUs'\n", f);
+	} else {
+		fputs("\nset xlabel ", f);
+		quote(f, xev);
+		fputs(" . ', all CPUs, since the first record'\nset ylabel 'per ' . ", f);
+		quote(f, xev);
+		fputc('\n', f);
+	}
 	fputs("set yrange [0:*]\n", f);
 	fputs("set key outside bottom center horizontal\n", f);
-	for (i = 0; i < nlabels; i++) {
-		fputs(i ? ", " : "plot ", f);
+	for (i = 0; i < d.nev; i++) {
+		if (i == x)
+			continue;
+		fputs(i == 0 || (x == 0 && i == 1) ? "plot " : ", ", f);
 		quote(f, data);
 		fprintf(f, " using 1:%d with lines linewidth 1.5 title ", i + 2);
 		quote(f, labels[i]);

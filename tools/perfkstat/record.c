@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfkstat record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]
- *                  [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]
+ * perfkstat record -I INTERVAL | --every EVENT:N [--symbols] [-r RECORDS]
+ *                  [-o FILE.csv] [-t SECONDS] [-p PID] [-e SPEC]... [NAME...]
+ *                  [-- COMMAND...]
  *
  * A series of the counters in the kernel, drained every 0.2 s while
  * COMMAND runs, for SECONDS, until PID exits or until SIGINT; then the
- * counters stop, the series settles (every online CPU records twice more,
- * for at most 10 s and 10 intervals), and its records become CSV: what
- * each event counted on each CPU (or, with -p, by the process) since the
- * previous record, in time order. A summary goes to standard error.
+ * counters stop, a time series settles (every online CPU records twice
+ * more, for at most 10 s and 10 intervals), and the records become CSV:
+ * what each event counted on each CPU (or, with -p, by the process) since
+ * the previous record, in time order. With --every the series records at
+ * each Nth EVENT instead of by time, and a row also says where the CPU
+ * was: the interrupted IP, pid, tid and mode (--symbols: the kernel's IPs
+ * as symbol+offset, from /proc/kallsyms). A summary goes to standard error.
  */
 #include <errno.h>
 #include <signal.h>
@@ -28,6 +32,7 @@
 struct event {
 	char *name;		/* the counter */
 	const char *label;	/* the CSV's column: the SPEC, or the NAME */
+	char *spec;		/* a temporary's, when not the label: the trigger's */
 	bool mine;		/* a temporary, made from a -e SPEC */
 	s128 sum;		/* what its rows add up to */
 	char *final;		/* a temporary's value once stopped */
@@ -36,6 +41,8 @@ struct event {
 static struct event *ev;
 static int nev;
 static char *records_path;
+/* an event-driven series: ev[0] is its trigger, a record has 4 fields more */
+static bool every;
 
 /* seconds_ns: SECONDS (digits, a point and digits) in ns; false if not that */
 static bool seconds_ns(const char *s, u64 *ns)
@@ -68,8 +75,9 @@ static bool seconds_ns(const char *s, u64 *ns)
 
 /*
  * The records, binary, in one array grown by doubling: a row is a record's
- * time and CPU, a value per event, and a bit per event set when the kernel
- * could not read it ("-" in the records file). The values are what the
+ * time and CPU (and of a triggered record, where the CPU was), a value per
+ * event, and a bit per event set when the kernel could not read it ("-" in
+ * the records file). The values are what the
  * counters read until deltas() makes them what each counted since the
  * previous record: differences of counts below 2^63 (a perf count is an
  * s64 in the kernel; a record with a higher one is malformed), so an s64
@@ -77,8 +85,10 @@ static bool seconds_ns(const char *s, u64 *ns)
  */
 struct row {
 	u64 time;
+	u64 ip;		/* a triggered record's: the interrupted instruction */
 	u32 cpu;
-	u32 unused;
+	u32 pid, tid;	/* the interrupted task's (0: idle) */
+	u32 user;	/* it was in user mode */
 	s64 v[];	/* nev values, then the bits, in u64 words */
 };
 
@@ -142,23 +152,45 @@ static bool count(const char *s, u64 *v)
 	return parse_u64(s, v) && *v <= INT64_MAX;
 }
 
+/* where: a triggered record's "IP PID TID MODE" into R */
+static bool where(char **f, struct row *r)
+{
+	u64 pid, tid;
+	char *end;
+
+	if (strncmp(f[0], "0x", 2) || !f[0][2] ||
+	    strspn(f[0] + 2, "0123456789abcdef") != strlen(f[0] + 2) ||
+	    strlen(f[0] + 2) > 16 || !parse_u64(f[1], &pid) || pid > INT32_MAX ||
+	    !parse_u64(f[2], &tid) || tid > INT32_MAX ||
+	    (strcmp(f[3], "user") && strcmp(f[3], "kernel")))
+		return false;
+	r->ip = strtoull(f[0] + 2, &end, 16);
+	r->pid = pid;
+	r->tid = tid;
+	r->user = !strcmp(f[3], "user");
+	return true;
+}
+
 /*
- * parse: a record, "TIME CPU VALUE..." ("-" for a value not read), as a
- * new row; a malformed one is said and left out
+ * parse: a record, "TIME CPU VALUE..." ("-" for a value not read), and of
+ * an event-driven series " IP PID TID MODE", as a new row; a malformed one
+ * is said and left out
  */
 static void parse(const char *line, char **f)
 {
+	int i, nf = nev + (every ? 6 : 2);
 	char *copy = xstrdup(line);
 	struct row *r = NULL;
 	u64 t, cpu, v;
-	int i;
 
-	if (fields(copy, f, nev + 2) != nev + 2 || !parse_u64(f[0], &t) ||
+	if (fields(copy, f, nf) != nf || !parse_u64(f[0], &t) ||
 	    !parse_u64(f[1], &cpu) || cpu >= CPU_LIMIT)
 		goto bad;
 	r = row_new();
 	r->time = t;
 	r->cpu = cpu;
+	if (every && !where(f + nev + 2, r))
+		goto bad;
 	for (i = 0; i < nev; i++) {
 		if (!strcmp(f[i + 2], "-"))
 			missing(r)[i / 64] |= 1ULL << (i % 64);
@@ -189,7 +221,7 @@ static bool drain(void)
 	char *text, *line;
 
 	if (!f)
-		f = xmalloc((nev + 2) * sizeof(*f));
+		f = xmalloc((nev + 6) * sizeof(*f));
 	sb.len = 0;
 	if (read_all(records_path, &sb) < 0) {
 		if (!warned)
@@ -302,29 +334,121 @@ static void deltas(struct prevs *prev, bool task, int *ncpus)
 	qsort(rows.buf, rows.n, rows.size, by_time);
 }
 
+/*
+ * The kernel's text symbols, from /proc/kallsyms, by address: --symbols
+ * names a kernel IP "symbol+0xOFFSET" (and " [module]" in a module's).
+ */
+struct ksym {
+	u64 addr;
+	char *name;	/* "symbol" or "symbol [module]" */
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* load_ksyms: the text symbols, sorted; dies without their addresses */
+static void load_ksyms(void)
+{
+	struct sbuf sb = { 0 };
+	char *text, *line, *f[4];
+	size_t cap = 0;
+	bool any = false;
+	int n;
+
+	if (read_all("/proc/kallsyms", &sb) < 0)
+		die("--symbols: /proc/kallsyms: %s", strerror(errno));
+	text = sb.buf;
+	while ((line = next_line(&text))) {
+		n = fields(line, f, 4);
+		if (n < 3 || strlen(f[1]) != 1 || !strchr("tT", f[1][0]))
+			continue;
+		if (nksyms == cap) {
+			cap = cap ? 2 * cap : 65536;
+			ksyms = xrealloc(ksyms, cap * sizeof(*ksyms));
+		}
+		ksyms[nksyms].addr = strtoull(f[0], NULL, 16);
+		any |= ksyms[nksyms].addr != 0;
+		ksyms[nksyms++].name = n > 3 ? xasprintf("%s %s", f[2], f[3]) :
+			xstrdup(f[2]);
+	}
+	sb_free(&sb);
+	if (!any)
+		die("--symbols: /proc/kallsyms shows no addresses (to root, with kptr_restrict < 2)");
+	qsort(ksyms, nksyms, sizeof(*ksyms), by_addr);
+}
+
+/* ksym: the symbol of the greatest address at or below IP, or NULL */
+static const struct ksym *ksym(u64 ip)
+{
+	size_t lo = 0, hi = nksyms, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ksyms[mid].addr <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &ksyms[lo - 1] : NULL;
+}
+
+/* csv_field: ",S", in quotes (a quote in it doubled) when S needs them */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, "\",\n")) {
+		fprintf(f, ",%s", s);
+		return;
+	}
+	fputs(",\"", f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* symbol: a kernel IP's "symbol+0xOFFSET [module]" field, empty if unknown */
+static void symbol(FILE *f, u64 ip)
+{
+	const struct ksym *k = ksym(ip);
+	const char *mod;
+	char *s;
+
+	if (!k) {
+		fputc(',', f);
+		return;
+	}
+	mod = strchr(k->name, ' ');
+	if (mod)
+		s = xasprintf("%.*s+0x%llx%s", (int)(mod - k->name), k->name,
+			      (unsigned long long)(ip - k->addr), mod);
+	else
+		s = xasprintf("%s+0x%llx", k->name, (unsigned long long)(ip - k->addr));
+	csv_field(f, s);
+	free(s);
+}
+
 /* write_csv: the header and the rows to F */
 static void write_csv(FILE *f)
 {
 	struct row *r;
-	const char *p;
 	size_t k;
 	u64 t0;
 	int i;
 
 	fputs("time,cpu", f);
-	for (i = 0; i < nev; i++) {
-		if (!strpbrk(ev[i].label, "\",")) {
-			fprintf(f, ",%s", ev[i].label);
-			continue;
-		}
-		fputs(",\"", f);
-		for (p = ev[i].label; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	}
+	for (i = 0; i < nev; i++)
+		csv_field(f, ev[i].label);
+	if (every)
+		fputs(ksyms ? ",ip,pid,tid,mode,symbol" : ",ip,pid,tid,mode", f);
 	fputc('\n', f);
 	t0 = rows.n ? row_at(0)->time : 0;
 	for (k = 0; k < rows.n; k++) {
@@ -336,6 +460,15 @@ static void write_csv(FILE *f)
 				fputs(",", f);
 			else
 				fprintf(f, ",%lld", (long long)r->v[i]);
+		}
+		if (every)
+			fprintf(f, ",0x%llx,%u,%u,%s", (unsigned long long)r->ip, r->pid,
+				r->tid, r->user ? "user" : "kernel");
+		if (every && ksyms) {
+			if (r->user)
+				fputc(',', f);
+			else
+				symbol(f, r->ip);
 		}
 		fputc('\n', f);
 	}
@@ -362,6 +495,61 @@ static bool base(struct prevs *prev, int i)
 	return true;
 }
 
+/*
+ * trigger: --every EVENT:N as the trigger, ev[0]: a temporary counter of
+ * EVENT sampling every N events (of a clock, N may be a duration: the
+ * clocks count nanoseconds)
+ */
+static void trigger(const char *arg)
+{
+	const char *colon = strrchr(arg, ':'), *n = colon ? colon + 1 : "";
+	char *spec = xasprintf("%.*s", colon ? (int)(colon - arg) : 0, arg);
+	char *wrap = xasprintf(",%s,", spec), *clock;
+	size_t len = strcspn(spec, ":,/");
+	u64 period;
+
+	if (!*spec || !*n)
+		die("--every takes EVENT:N (instructions:1000000, page-faults:100, cpu-clock:1ms)");
+	if (strstr(wrap, ",period=") || strstr(wrap, ",freq="))
+		die("--every %s: N is the period (no period=, no freq=)", arg);
+	clock = xasprintf("%.*s", (int)len, spec);
+	if (all_digits(n)) {
+		if (!parse_u64(n, &period) || !period || period > INT64_MAX)
+			die("--every %s: N is a count from 1 to 2^63-1", arg);
+	} else if (!duration_ns(n, &period) || !period || period > INT64_MAX) {
+		die("--every %s: N is a count, or for cpu-clock and task-clock a duration (1ms)",
+		    arg);
+	} else if (strcmp(clock, "cpu-clock") && strcmp(clock, "task-clock")) {
+		die("--every %s: a duration is for cpu-clock and task-clock; give a count", arg);
+	}
+	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
+	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
+	memset(&ev[0], 0, sizeof(*ev));
+	ev[0].name = xasprintf(ME "-%d-every", (int)getpid());
+	ev[0].label = spec;
+	ev[0].spec = xasprintf("%s,period=%llu", spec, (unsigned long long)period);
+	ev[0].mine = true;
+	nev++;
+	every = true;
+	free(clock);
+	free(wrap);
+}
+
+/* trigger_stats: the trigger's overflows and throttlings, from list */
+static void trigger_stats(u64 *overflows, u64 *throttled)
+{
+	struct list_entry *e;
+	int i, n = read_list(&e);
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(e[i].name, ev[0].name))
+			continue;
+		*overflows = e[i].overflows;
+		*throttled = e[i].throttled;
+	}
+	free_list(e, n);
+}
+
 /* why a process's rows may sum to less than its counter */
 static const char after_last[] = " (counted after the last record of the process: ";
 static const char why_after[] = "it exited, or ran on until the counter stopped)";
@@ -369,13 +557,14 @@ static const char why_after[] = "it exited, or ran on until the counter stopped)
 int cmd_record(int argc, char **argv)
 {
 	const char *ival = "", *nrec = "", *out = NULL, *secs = NULL, *pidarg = NULL;
+	const char *every_arg = NULL;
 	char *series, *cmd, *why, *spec, *dir, *wrap, *dropped, *skipped, *p;
 	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
 	struct prevs prev = { 0 }, task = { 0 };
-	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
+	u64 ns, records = 0, tns = 0, deadline, next_drain, t0, overflows = 0, throttled = 0;
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
-	bool named_only = true;
+	bool named_only = true, symbols = false;
 	size_t from;
 	pid_t pid = 0, child;
 	char num[48];
@@ -417,6 +606,12 @@ int cmd_record(int argc, char **argv)
 				nev++;
 				named_only = false;
 			}
+		} else if (!strcmp(a, "--every")) {
+			if (i + 1 >= argc || every_arg)
+				usage();
+			every_arg = argv[++i];
+		} else if (!strcmp(a, "--symbols")) {
+			symbols = true;
 		} else if (!strcmp(a, "--")) {
 			i++;
 			break;
@@ -438,11 +633,27 @@ int cmd_record(int argc, char **argv)
 		secs = NULL;
 	if (pidarg && !*pidarg)
 		pidarg = NULL;
-	if (!*ival)
-		die("record needs -I INTERVAL (e.g. -I 10ms)");
+	if (*ival && every_arg)
+		die("-I or --every: a series records by time or by an event's count");
+	if (!*ival && !every_arg)
+		die("record needs -I INTERVAL (e.g. -I 10ms) or --every EVENT:N");
+	if (symbols && !every_arg)
+		die("--symbols names the IPs of --every's records");
 	/* milliseconds, as perf's and stat's -I, without a unit */
-	if (all_digits(ival))
+	if (*ival && all_digits(ival))
 		ival = xasprintf("%sms", ival);
+	if (every_arg) {
+		trigger(every_arg);
+		/* an -e of the trigger's event is its column */
+		for (i = 1; i < nev; i++) {
+			if (!ev[i].mine || strcmp(ev[i].label, ev[0].label))
+				continue;
+			free(ev[i].name);
+			memmove(&ev[i], &ev[i + 1], (nev - i - 1) * sizeof(*ev));
+			nev--;
+			i--;
+		}
+	}
 	if (!nev)
 		die("no counters: name one, or an event with -e");
 	rows_init();
@@ -475,6 +686,8 @@ int cmd_record(int argc, char **argv)
 		free(dir);
 	}
 	need_dir();
+	if (symbols)
+		load_ksyms();
 	/* the rings hold a second of intervals: the drains come every 0.2 s */
 	if (!duration_ns(ival, &ns))
 		ns = 0;
@@ -498,7 +711,7 @@ int cmd_record(int argc, char **argv)
 		if (strstr(wrap, ",cpu=") || strstr(wrap, ",pid="))
 			die("%s: record takes events of all CPUs or of -p PID (no cpu=, no pid=)",
 			    ev[i].label);
-		spec = xasprintf("%s%s", ev[i].label,
+		spec = xasprintf("%s%s", ev[i].spec ? ev[i].spec : ev[i].label,
 				 strstr(wrap, ",disabled,") ? "" : ",disabled");
 		if (pid) {
 			p = spec;
@@ -525,7 +738,10 @@ int cmd_record(int argc, char **argv)
 		free(spec);
 	}
 	temp_add(series, true);
-	sb_printf(&sb, "series %s %s", series, ival);
+	if (every)
+		sb_printf(&sb, "series %s every=%s", series, ev[0].name);
+	else
+		sb_printf(&sb, "series %s %s", series, ival);
 	if (*nrec)
 		sb_printf(&sb, ",records=%s", nrec);
 	else if (ns)
@@ -537,10 +753,11 @@ int cmd_record(int argc, char **argv)
 		exit(1);
 	}
 	sb_free(&sb);
-	if (!ns)
+	if (!ns && !every)
 		die("-I %s: not understood", ival);
 	records_path = dbg_path("series/%s/records", series);
-	for (i = 0; i < nev; i++) {
+	/* a trigger's records read counters that run: it starts last, stops first */
+	for (i = nev - 1; i >= 0; i--) {
 		if (!ev[i].mine)
 			continue;
 		cmd = xasprintf("enable %s", ev[i].name);
@@ -620,7 +837,9 @@ int cmd_record(int argc, char **argv)
 	deadline = ns > (UINT64_MAX - t0 - 10 * NSEC) / 10 ? UINT64_MAX :
 		t0 + 10 * NSEC + 10 * ns;
 	from = rows.n;
-	if (pid) {
+	if (every) {
+		/* records come from overflows: none once the trigger stops */
+	} else if (pid) {
 		sleep_ns(50000000);
 		drain();
 	} else {
@@ -648,6 +867,8 @@ int cmd_record(int argc, char **argv)
 		ev[i].final = read_text(p);
 		free(p);
 	}
+	if (every)
+		trigger_stats(&overflows, &throttled);
 	release();
 
 	/*
@@ -667,9 +888,18 @@ int cmd_record(int argc, char **argv)
 		flush_stdout();
 	}
 
-	/* the summary; a temporary counter's total is its value */
-	warn("%zu records, %d CPUs, %s dropped, %s intervals skipped", rows.n, nrcpus,
-	     dropped ? dropped : "", skipped ? skipped : "");
+	/*
+	 * The summary; a temporary counter's total is its value, or with
+	 * --every what it was at each CPU's last record (an overflow that is
+	 * not a record, or a count after the last, is the counter's alone).
+	 */
+	if (every)
+		warn("%zu records, %d CPUs, %s dropped, %s: %llu overflows, %llu throttled",
+		     rows.n, nrcpus, dropped ? dropped : "", ev[0].label,
+		     (unsigned long long)overflows, (unsigned long long)throttled);
+	else
+		warn("%zu records, %d CPUs, %s dropped, %s intervals skipped", rows.n,
+		     nrcpus, dropped ? dropped : "", skipped ? skipped : "");
 	for (i = 0; i < nev; i++) {
 		fmt_s128(num, ev[i].sum);
 		if (!ev[i].mine) {
@@ -677,6 +907,8 @@ int cmd_record(int argc, char **argv)
 			continue;
 		}
 		warn("%s total %s, counter %s", ev[i].label, num, ev[i].final ? ev[i].final : "");
+		if (every && ev[i].final && ev[i].sum <= (s128)leading_u64(ev[i].final))
+			continue;
 		if (!ev[i].final || strcmp(num, ev[i].final))
 			warn("warning: %s: the records sum to %s, the counter read %s%s%s",
 			     ev[i].label, num, ev[i].final ? ev[i].final : "",
