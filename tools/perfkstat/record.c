@@ -380,7 +380,7 @@ static void load_ksyms(void)
 	}
 	sb_free(&sb);
 	if (!any)
-		die("--symbols: /proc/kallsyms shows no addresses (to root, with kptr_restrict < 2)");
+		die("--symbols: /proc/kallsyms shows no addresses (root, kptr_restrict < 2)");
 	qsort(ksyms, nksyms, sizeof(*ksyms), by_addr);
 }
 
