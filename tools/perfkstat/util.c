@@ -155,8 +155,8 @@ int read_all(const char *path, struct sbuf *sb)
 		errno = err;
 		return -1;
 	}
-	if (!sb->buf)
-		sb_add(sb, "", 0);
+	/* what SB held before, if nothing was read, is not taken as read */
+	sb_add(sb, "", 0);
 	return 0;
 }
 
