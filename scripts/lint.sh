@@ -21,9 +21,11 @@
 #   dkms-version dkms.conf, debian/changelog, the DKMS commands of the
 #                docs and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
-#   plot         perfkstat plot of tests/record.csv (the tool of the
-#                perfkstat gate): gnuplot's SVG is
-#                well-formed XML, with a line drawn per event, titled by it
+#   plot         perfkstat plot of tests/record.csv, and of
+#                tests/record-every.csv against cycles (the tool of
+#                the perfkstat gate): gnuplot's SVG is well-formed XML,
+#                with a line drawn per event, titled by it; the CSVs read
+#                by Python's strict csv reader
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -146,11 +148,19 @@ gate docs "$out"
 
 # perfkstat plot, with gnuplot: each plot of its SVG is a group
 # gnuplot_plot_N holding its key's text, the event, and a path: the key's
-# sample line, then the plot's line through every time bucket.
+# sample line, then the plot's line through every bucket. By time, every
+# event of tests/record.csv; against cycles (-x), every event of
+# tests/record-every.csv (an --every recording) but cycles, and
+# none of its ip,pid,tid,mode,symbol columns, which a strict CSV reader
+# finds in every row.
 mkdir -p "$work"
-rm -f "$work/record.svg"
-out=$("$work/perfkstat/perfkstat" plot tests/record.csv -o "$work/record.svg" 2>&1 &&
-	python3 - "$work/record.svg" tests/record.csv 2>&1 <<'EOF'
+plot_check() {
+	local csv=$1 svg
+	svg=$work/$(basename "$1" .csv).svg
+	shift
+	rm -f "$svg"
+	"$work/perfkstat/perfkstat" plot "$csv" -o "$svg" "$@" 2>&1 &&
+	python3 - "$svg" "$csv" "${2:-}" 2>&1 <<'EOF'
 import csv
 import re
 import sys
@@ -158,7 +168,16 @@ import xml.etree.ElementTree as ET
 
 svg = "{http://www.w3.org/2000/svg}"
 with open(sys.argv[2], newline="") as f:
-    events = next(csv.reader(f))[2:]
+    r = csv.reader(f, strict=True)
+    header = next(r)
+    rows = list(r)
+events = header[2:]
+if "ip" in events:
+    events = events[:events.index("ip")]
+    where = ["ip", "pid", "tid", "mode", "symbol"][:len(header) - 2 - len(events)]
+    if header[2 + len(events):] != where or any(len(x) != len(header) for x in rows):
+        print(f"{sys.argv[2]}: not what record --every writes")
+events = [e for e in events if e != sys.argv[3]]
 try:
     root = ET.parse(sys.argv[1]).getroot()
 except ET.ParseError as e:
@@ -174,7 +193,8 @@ for g in root.iter(svg + "g"):
 if drawn != events:
     print(f"{sys.argv[1]}: lines drawn for {drawn}, not for the events {events}")
 EOF
-)
+}
+out=$(plot_check tests/record.csv; plot_check tests/record-every.csv -x cycles)
 gate plot "$out"
 
 # sparse, against each kernel: a build of its own, so that every file is

@@ -266,7 +266,7 @@ static void by_event(struct data *d, int x, FILE *out)
 			continue;
 		fprintf(out, "%.0f", (b + 0.5) * w);
 		for (i = 0; i < d->nev; i++)
-			fprintf(out, " %.6f", (double)sum[b * d->nev + i] /
+			fprintf(out, " %.9g", (double)sum[b * d->nev + i] /
 				(double)sum[b * d->nev + x]);
 		fputc('\n', out);
 	}
