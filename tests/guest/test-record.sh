@@ -517,6 +517,16 @@ if grep -q "^cycles  *ok$" $DBG/events; then
 	check every-cycles-periods [ "${1:-0}" -ge $((rows * 1000000)) ]
 	check every-cycles-summary grep -q "^perfkstat: $rows records, [0-9]* CPUs, [0-9]* dropped, cycles: [0-9]* overflows" /tmp/cyc.err
 	check every-cycles-nothing-left nothing_left
+	# a trigger far too fast for the machine: perf throttles it, the
+	# summary says so, and the command runs to its end
+	perfkstat record --every cycles:2000 -o /tmp/fast.csv -- sh /tmp/work.sh 20 \
+		2>/tmp/fast.err
+	check every-cycles-fast-status [ $? = 0 ]
+	note "record --every cycles:2000: $(grep overflows /tmp/fast.err)"
+	check every-cycles-fast-throttled grep -q \
+		"^perfkstat: [0-9]* records, [0-9]* CPUs, [0-9]* dropped, cycles: [0-9]* overflows, [1-9][0-9]* throttled$" \
+		/tmp/fast.err
+	check every-cycles-fast-nothing-left nothing_left
 else
 	skip every-cycles "no cycles on this machine (an x86 guest under TCG has no PMU)"
 fi
