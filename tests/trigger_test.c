@@ -3,14 +3,19 @@
  * KUnit suite for event-driven series: a record at each overflow of the
  * trigger, on its CPU, with what it interrupted; one record per write of a
  * breakpoint, one per switch of a task, records on every CPU from a clock,
- * drops counted when no one reads, the triggers refused, and a trigger
- * released under its series.
+ * in a real NMI, drops counted when no one reads or when the trigger
+ * overflows again while its CPU records, the triggers refused, and a
+ * trigger released under its series.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/kthread.h>
 #include <linux/sched.h>
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #include "internal.h"
 #include "test.h"
@@ -293,6 +298,140 @@ static void x86_records_in_nmi(struct kunit *test)
 					    recs[i - 1].values[1], "record %d", i);
 	}
 }
+
+/*
+ * A PMU of CPU counters that count nothing, whose read, once armed, makes
+ * the trigger overflow again in an NMI it sends its own CPU, and waits
+ * for that NMI: the overflow of a trigger that comes while its CPU is
+ * recording, as a trigger in NMI interrupting its own record taken in an
+ * interrupt would.
+ */
+static struct perf_event *nest_trigger;	/* the trigger's event of this CPU */
+static bool nest_armed;			/* the next read sends the NMI */
+static bool nest_pending;		/* sent, and not yet handled */
+static struct perf_sample_data nest_data;
+
+static int nest_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (!READ_ONCE(nest_pending))
+		return NMI_DONE;
+	perfkmod_overflow(nest_trigger, &nest_data, regs);
+	/* after the overflow: nest_read() waits for this */
+	smp_store_release(&nest_pending, false);
+	return NMI_HANDLED;
+}
+
+static void nest_read(struct perf_event *event)
+{
+	int us = 1000000;
+
+	if (in_nmi() || !READ_ONCE(nest_armed))
+		return;
+	WRITE_ONCE(nest_armed, false);
+	WRITE_ONCE(nest_pending, true);
+	apic->send_IPI_self(NMI_VECTOR);
+	/* at most a second: the case then finds it pending, and fails */
+	while (smp_load_acquire(&nest_pending) && us--)
+		udelay(1);
+}
+
+static int nest_event_init(struct perf_event *event)
+{
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	return event->cpu < 0 || is_sampling_event(event) ? -EINVAL : 0;
+}
+
+static int nest_add(struct perf_event *event, int flags)
+{
+	return 0;
+}
+
+static void nest_nop(struct perf_event *event, int flags)
+{
+}
+
+/* a CPU's own PMU, as pmu_test.c's hybrid one; no task events */
+static struct pmu nest_pmu = {
+	.module = THIS_MODULE,
+	.task_ctx_nr = perf_hw_context,
+	.capabilities = PERF_PMU_CAP_NO_INTERRUPT | PERF_PMU_CAP_NO_EXCLUDE,
+	.event_init = nest_event_init,
+	.add = nest_add,
+	.del = nest_nop,
+	.start = nest_nop,
+	.stop = nest_nop,
+	.read = nest_read,
+};
+
+static void nest_pmu_unregister(void *unused)
+{
+	perf_pmu_unregister(&nest_pmu);
+}
+
+static void nest_nmi_unregister(void *unused)
+{
+	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test_nest");
+}
+
+/*
+ * 10 overflows of the trigger with interrupts off on this CPU, as perf
+ * delivers a software trigger's, each reading a counter of nest_pmu that
+ * overflows the trigger again in NMI: each outer overflow is a record,
+ * each nested one a drop, counted; none is lost, none corrupts a record.
+ */
+static void x86_nested_overflow_dropped(struct kunit *test)
+{
+	struct perfkmod_config cfg = { .sample_period = 0 };
+	struct perfkmod_series_record *recs;
+	struct perfkmod_counter *c[2];
+	struct perf_sample_data data;
+	struct perfkmod_series *s;
+	struct pt_regs regs;
+	unsigned long flags;
+	int cpu, i, n, err;
+
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	/* unregistered last: after the series and counters on it */
+	err = perf_pmu_register(&nest_pmu, "perfkmod_test_nest", -1);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nest_pmu_unregister, NULL), 0);
+	err = register_nmi_handler(NMI_LOCAL, nest_nmi, 0, "perfkmod_test_nest");
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nest_nmi_unregister, NULL), 0);
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c[0] = sw_counter(test, PERF_COUNT_SW_DUMMY, 1);
+	cfg.type = nest_pmu.type;
+	c[1] = test_create(test, &cfg);
+	s = trigger_series(test, c, 2, c[0], RECS);
+	nest_trigger = perfkmod_cpu_share(c[0], cpu)->event;
+	KUNIT_ASSERT_NOT_NULL(test, nest_trigger);
+	perf_sample_data_init(&nest_data, 0, 1);
+	perf_sample_data_init(&data, 0, 1);
+	for (i = 0; i < 10; i++) {
+		local_irq_save(flags);
+		perf_fetch_caller_regs(&regs);
+		WRITE_ONCE(nest_armed, true);
+		perfkmod_overflow(nest_trigger, &data, &regs);
+		local_irq_restore(flags);
+		KUNIT_ASSERT_FALSE_MSG(test, READ_ONCE(nest_armed),
+				       "overflow %d: nest_pmu was not read", i);
+		KUNIT_ASSERT_FALSE_MSG(test, READ_ONCE(nest_pending),
+				       "overflow %d: the NMI did not come in a second", i);
+	}
+	n = perfkmod_series_read(s, cpu, recs, RECS);
+	KUNIT_EXPECT_EQ(test, n, 10);
+	KUNIT_EXPECT_EQ(test, perfkmod_series_dropped(s), 10);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].flags, PERFKMOD_RECORD_TRIGGERED,
+				    "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].tid, current->pid, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].errors, 0, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, recs[i].nr_values, 2, "record %d", i);
+	}
+}
 #endif
 
 /* Nobody reads a ring of 16: each CPU's next records are dropped, counted. */
@@ -425,6 +564,7 @@ static struct kunit_case perfkmod_trigger_cases[] = {
 	KUNIT_CASE(clock_records_every_cpu),
 #ifdef CONFIG_X86
 	KUNIT_CASE(x86_records_in_nmi),
+	KUNIT_CASE(x86_nested_overflow_dropped),
 #endif
 	KUNIT_CASE(trigger_drops_counted),
 	KUNIT_CASE(bad_triggers),
