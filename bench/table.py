@@ -203,6 +203,10 @@ def trig(src):
                 "<= 1.2x", fail=lambda v: trigger_fail(v, src)),
         ]
     rows += [
+        Row("of which ktime_get_mono_fast_ns(), timed alone in a loop",
+            "trigger.mono_clock.ns"),
+    ] if src == "bp" else []
+    rows += [
         Row("a record beyond the bare callback, 1 counter, derived", None,
             derive=diff("series1.ns", "bare1.ns"),
             needs=[k + "series1.ns", k + "bare1.ns"]),
