@@ -825,6 +825,34 @@ out:
 	return err;
 }
 
+/*
+ * What a record spends on its timestamp: ktime_get_mono_fast_ns(), in a
+ * loop (the loop without it subtracted), as bench_local_clock() does.
+ */
+static void bench_mono_clock(const char *key)
+{
+	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
+	unsigned int i, r;
+
+	for (r = 0; r < reps; r++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += i;
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t1 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += ktime_get_mono_fast_ns();
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t2 = ktime_get_ns();
+		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
+			      iters);
+	}
+	WRITE_ONCE(bench_sink, sum);
+	report_median(key, v, reps);
+}
+
 static int bench_trigger_source(enum dispatch_source src)
 {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS] = {};
@@ -909,6 +937,9 @@ static int bench_trigger_source(enum dispatch_source src)
 	report(key, res->bad);
 	snprintf(key, sizeof(key), "trigger.%s.ring", name);
 	report(key, ring);
+	/* beside the source's figures, in the same kernel */
+	snprintf(key, sizeof(key), "trigger.%s.mono_clock.ns", name);
+	bench_mono_clock(key);
 out:
 	for (i = 0; i < ARRAY_SIZE(counters); i++)
 		perfkmod_counter_release(counters[i]);
@@ -917,41 +948,12 @@ out:
 	return err;
 }
 
-/*
- * What a record spends on its timestamp: ktime_get_mono_fast_ns(), in a
- * loop (the loop without it subtracted), as bench_local_clock() does.
- */
-static void bench_mono_clock(void)
-{
-	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
-	unsigned int i, r;
-
-	for (r = 0; r < reps; r++) {
-		t0 = ktime_get_ns();
-		for (i = 0; i < iters; i++) {
-			sum += i;
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		t1 = ktime_get_ns();
-		for (i = 0; i < iters; i++) {
-			sum += ktime_get_mono_fast_ns();
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		t2 = ktime_get_ns();
-		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
-			      iters);
-	}
-	WRITE_ONCE(bench_sink, sum);
-	report_median("trigger.mono_clock.ns", v, reps);
-}
-
 static int bench_trigger(void)
 {
 	/* perfkmod refuses sampling breakpoints on arm64 */
 	int err = IS_ENABLED(CONFIG_X86) ? bench_trigger_source(SRC_BP) : 0;
 
 	report("trigger.reps", reps);
-	bench_mono_clock();
 	return err ?: bench_trigger_source(SRC_CYCLES);
 }
 

@@ -209,10 +209,8 @@ def trig(src):
         Row("a record beyond the bare callback, 8 counters, derived", None,
             derive=diff("series8.ns", "bare8.ns"),
             needs=[k + "series8.ns", k + "bare8.ns"]),
-    ] + ([
         Row("of which ktime_get_mono_fast_ns(), timed alone in a loop",
-            "trigger.mono_clock.ns"),
-    ] if src == "bp" else []) + [
+            k + "mono_clock.ns"),
         Row("the 8 reads alone, derived: bare 8 - no callback", None,
             derive=diff("bare8.ns", "pk0.ns"),
             needs=[k + "bare8.ns", k + "pk0.ns"]),
