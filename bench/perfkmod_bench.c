@@ -3,7 +3,7 @@
  * perfkmod_bench: what perfkmod costs, measured next to raw perf in the
  * same kernel, run by scripts/bench.sh inside QEMU ("make bench").
  *
- *	insmod perfkmod_bench.ko sections=dispatch,read,scale,workload
+ *	insmod perfkmod_bench.ko sections=dispatch,trigger,read,scale,workload
  *	insmod perfkmod_bench.ko hold=4096 kind=perfkmod   (memory, see below)
  *
  * It is a client module like any other: it uses perfkmod's exported API
@@ -35,6 +35,7 @@
 #include <linux/hardirq.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/ktime.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
@@ -46,9 +47,9 @@
 
 #include "perfkmod.h"
 
-static char *sections = "dispatch,read,scale,workload";
+static char *sections = "dispatch,trigger,read,scale,workload";
 module_param(sections, charp, 0400);
-MODULE_PARM_DESC(sections, "comma-separated: dispatch, read, scale, workload");
+MODULE_PARM_DESC(sections, "comma-separated: dispatch, trigger, read, scale, workload");
 
 static unsigned int iters = 20000;
 module_param(iters, uint, 0400);
@@ -590,6 +591,372 @@ static int bench_dispatch(void)
 	       bench_dispatch_source(SRC_CYCLES);
 }
 
+/* --- 7. event-driven series: a record per overflow of a trigger ---------- */
+
+/*
+ * The counters an event-driven series reads here: the first 1, 4 or 8 of
+ * these software events, counting in the benchmark's own task. A software
+ * event's PMU read does nothing (perf updates the count as it happens),
+ * and none of them happens in the timed loops: what a record reads costs
+ * what perfkmod_counter_read_local() itself costs.
+ */
+static const u64 trigger_events[PERFKMOD_SERIES_MAX_COUNTERS] = {
+	PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS,
+	PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_PAGE_FAULTS_MIN,
+	PERF_COUNT_SW_PAGE_FAULTS_MAJ, PERF_COUNT_SW_ALIGNMENT_FAULTS,
+	PERF_COUNT_SW_EMULATION_FAULTS, PERF_COUNT_SW_CGROUP_SWITCHES,
+};
+
+enum trigger_case { T_PK0, T_BARE1, T_BARE4, T_BARE8, T_SER1, T_SER4, T_SER8,
+		    T_CASES };
+
+static const char * const trigger_names[T_CASES] = {
+	"pk0", "bare1", "bare4", "bare8", "series1", "series4", "series8",
+};
+
+/* The counters each bare or series case reads: bareN and seriesN read N. */
+static const unsigned int trigger_reads[T_CASES] = {
+	[T_BARE1] = 1, [T_BARE4] = 4, [T_BARE8] = 8,
+	[T_SER1] = 1, [T_SER4] = 4, [T_SER8] = 8,
+};
+
+struct trigger_result {
+	u64 ns[T_CASES][MAX_REPS];
+	u64 none[MAX_REPS];
+	u64 overflows[T_CASES];
+	u64 throttled;
+	/* the series' records taken from the rings, and their faults */
+	u64 records, dropped, bad;
+};
+
+/* The bare callback's context: the counters it reads, and where to. */
+struct bare_reads {
+	struct perfkmod_counter **counters;
+	unsigned int n;
+	u64 values[PERFKMOD_SERIES_MAX_COUNTERS];
+};
+
+/*
+ * The anchor of a record: a direct callback on the same trigger that makes
+ * the same perfkmod_counter_read_local() calls of the same counters, each
+ * value stored as a record stores it, and nothing else. Context: the
+ * trigger's overflow (an exception for a breakpoint, a pseudo-NMI for
+ * arm64's cycles); in the benchmark's task, whose counters it reads.
+ */
+static void bare_read_cb(const struct perfkmod_sample *s, struct pt_regs *regs,
+			 void *context)
+{
+	struct bare_reads *b = context;
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		perfkmod_counter_read_local(b->counters[i], &b->values[i]);
+}
+
+/*
+ * The trigger's overflows during one run of @src's loop, with its per-
+ * overflow cost beyond the loop alone (@t_none) stored in @ns.
+ */
+static u64 trigger_run(struct perfkmod_counter *trigger, bool bp,
+		       unsigned long n, u64 t_none, u64 *ns)
+{
+	struct perfkmod_stats st;
+	u64 before, t;
+
+	perfkmod_counter_stats(trigger, &st);
+	before = st.overflows;
+	t = run_source(bp, n);
+	perfkmod_counter_stats(trigger, &st);
+	*ns = extra_per_overflow(t, t_none, st.overflows - before);
+	return st.overflows - before;
+}
+
+/*
+ * Take every record of @s, untimed: count them, and those that are not
+ * what a record of the loop must be (a triggered record of this task on
+ * CPU 0, every counter read).
+ */
+static int trigger_drain(struct perfkmod_series *s, unsigned int n,
+			 struct perfkmod_series_record *buf, unsigned int max,
+			 struct trigger_result *res)
+{
+	unsigned int i;
+	int cpu, got;
+
+	for_each_possible_cpu(cpu) {
+		while ((got = perfkmod_series_read(s, cpu, buf, max)) > 0) {
+			res->records += got;
+			for (i = 0; i < got; i++)
+				if (buf[i].cpu != BENCH_CPU || buf[i].errors ||
+				    buf[i].nr_values != n ||
+				    buf[i].tid != current->pid ||
+				    !(buf[i].flags & PERFKMOD_RECORD_TRIGGERED))
+					res->bad++;
+		}
+		if (got < 0)
+			return got;
+	}
+	return 0;
+}
+
+/*
+ * One repetition of every trigger case on one source: the trigger with no
+ * callback, then for 1, 4 and 8 counters the bare callback and the series,
+ * in turn, each on its own and timed over one run of the loop. A series'
+ * rings hold more records than a run has overflows (@ring) and are drained
+ * after each run, untimed: a dropped record would cost less than a kept
+ * one, so drops are reported, and fail the rows.
+ */
+static int trigger_rep(enum dispatch_source src, unsigned long n,
+		       struct perfkmod_counter **counters, unsigned int ring,
+		       struct perfkmod_series_record *buf, unsigned int max,
+		       struct trigger_result *res, unsigned int rep)
+{
+	bool bp = src == SRC_BP;
+	struct perfkmod_series_config scfg = {
+		.counters = counters,
+		.ring_records = ring,
+	};
+	struct bare_reads bare = { .counters = counters };
+	struct perfkmod_callback *cb;
+	struct perfkmod_series *s;
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	struct perfkmod_stats st;
+	u64 t_none, ran;
+	int i, err = 0;
+
+	source_config(src, &cfg);
+	/* the same target as the series' counters: this task */
+	cfg.target = PERFKMOD_TARGET_TASK;
+	cfg.cpu = 0;
+	cfg.task = current;
+
+	run_source(bp, n);
+	t_none = run_source(bp, n);
+	res->none[rep] = t_none;
+
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	scfg.trigger = c;
+	/* first: a new counter's first run may pay for its creation */
+	res->overflows[T_PK0] += trigger_run(c, bp, n, t_none,
+					     &res->ns[T_PK0][rep]);
+	for (i = T_BARE1; i <= T_BARE8 && !err; i++) {
+		bare.n = trigger_reads[i];
+		cb = perfkmod_callback_register(c, bare_read_cb, &bare,
+						PERFKMOD_DELIVER_DIRECT);
+		if (IS_ERR(cb)) {
+			err = PTR_ERR(cb);
+			break;
+		}
+		res->overflows[i] += trigger_run(c, bp, n, t_none,
+						 &res->ns[i][rep]);
+		perfkmod_callback_unregister(cb);
+
+		scfg.nr_counters = trigger_reads[i];
+		s = perfkmod_series_create(&scfg);
+		if (IS_ERR(s)) {
+			err = PTR_ERR(s);
+			break;
+		}
+		ran = trigger_run(c, bp, n, t_none,
+				  &res->ns[i - T_BARE1 + T_SER1][rep]);
+		res->overflows[i - T_BARE1 + T_SER1] += ran;
+		res->dropped += perfkmod_series_dropped(s);
+		err = trigger_drain(s, scfg.nr_counters, buf, max, res);
+		perfkmod_series_release(s);
+	}
+	perfkmod_counter_stats(c, &st);
+	res->throttled += st.throttled;
+	perfkmod_counter_release(c);
+	return err;
+}
+
+/*
+ * An untimed run of the cycles trigger with a series of 8 counters and a
+ * callback that counts the calls made in NMI beside it: the trampoline
+ * calls both in the same context, so this shows the records are made in
+ * NMI without timing a counting callback.
+ */
+static int trigger_nmi_check(struct perfkmod_counter **counters,
+			     unsigned long n)
+{
+	struct perfkmod_series_config scfg = {
+		.counters = counters,
+		.nr_counters = PERFKMOD_SERIES_MAX_COUNTERS,
+	};
+	struct nmi_calls calls = {};
+	struct perfkmod_callback *cb;
+	struct perfkmod_series *s;
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	int err = 0;
+
+	cycles_config(&cfg);
+	cfg.target = PERFKMOD_TARGET_TASK;
+	cfg.cpu = 0;
+	cfg.task = current;
+	c = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	scfg.trigger = c;
+	s = perfkmod_series_create(&scfg);
+	if (IS_ERR(s)) {
+		err = PTR_ERR(s);
+		goto out;
+	}
+	cb = perfkmod_callback_register(c, count_nmi_cb, &calls,
+					PERFKMOD_DELIVER_DIRECT);
+	if (IS_ERR(cb)) {
+		err = PTR_ERR(cb);
+		goto out_series;
+	}
+	run_source(false, n);
+	perfkmod_callback_unregister(cb);
+	report("trigger.cycles.check.calls", calls.calls);
+	report("trigger.cycles.check.nmi", calls.nmi);
+	report("trigger.cycles.check.dropped", perfkmod_series_dropped(s));
+out_series:
+	perfkmod_series_release(s);
+out:
+	perfkmod_counter_release(c);
+	return err;
+}
+
+/*
+ * What a record spends on its timestamp: ktime_get_mono_fast_ns(), in a
+ * loop (the loop without it subtracted), as bench_local_clock() does.
+ */
+static void bench_mono_clock(const char *key)
+{
+	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
+	unsigned int i, r;
+
+	for (r = 0; r < reps; r++) {
+		t0 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += i;
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t1 = ktime_get_ns();
+		for (i = 0; i < iters; i++) {
+			sum += ktime_get_mono_fast_ns();
+			OPTIMIZER_HIDE_VAR(sum);
+		}
+		t2 = ktime_get_ns();
+		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
+			      iters);
+	}
+	WRITE_ONCE(bench_sink, sum);
+	report_median(key, v, reps);
+}
+
+static int bench_trigger_source(enum dispatch_source src)
+{
+	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS] = {};
+	const char *name = source_names[src];
+	struct perfkmod_series_record *buf;
+	struct trigger_result *res;
+	struct perfkmod_config cfg;
+	unsigned int i, ring, max = 256;
+	unsigned long n;
+	char key[64];
+	u64 v;
+	int err;
+
+	if (src == SRC_CYCLES) {
+		err = source_probe(src);
+		if (err == -ENOENT || err == -EOPNOTSUPP) {
+			report("trigger.cycles.skipped", -err);
+			return 0;
+		}
+		if (err)
+			return err;
+	}
+	n = src == SRC_BP ? iters : (unsigned long)iters * CYCLES_TURNS;
+	/*
+	 * Twice the breakpoint's overflows of a run (one per write), and many
+	 * times the cycles': some 6,000 of the full run's 160M turns.
+	 */
+	ring = min_t(unsigned long, roundup_pow_of_two(2UL * iters),
+		     PERFKMOD_SERIES_MAX_RECORDS);
+	res = kzalloc(sizeof(*res), GFP_KERNEL);
+	buf = kvmalloc_array(max, sizeof(*buf), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!res || !buf)
+		goto out;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.type = PERF_TYPE_SOFTWARE;
+	cfg.target = PERFKMOD_TARGET_TASK;
+	cfg.task = current;
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		cfg.config = trigger_events[i];
+		counters[i] = perfkmod_counter_create(&cfg);
+		if (IS_ERR(counters[i])) {
+			err = PTR_ERR(counters[i]);
+			counters[i] = NULL;
+			goto out;
+		}
+		/* the reads the callbacks make, here in the task */
+		err = perfkmod_counter_read_local(counters[i], &v);
+		if (err)
+			goto out;
+	}
+	/*
+	 * One repetition untimed first: under plain TCG the first run of
+	 * the callbacks' code pays its translation, which would fall on
+	 * whichever case ran it first.
+	 */
+	err = trigger_rep(src, n, counters, ring, buf, max, res, 0);
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < reps && !err; i++)
+		err = trigger_rep(src, n, counters, ring, buf, max, res, i);
+	if (!err && src == SRC_CYCLES)
+		err = trigger_nmi_check(counters, n / 4);
+	if (err)
+		goto out;
+	snprintf(key, sizeof(key), "trigger.%s.none.run", name);
+	report_median(key, res->none, reps);
+	for (i = 0; i < T_CASES; i++) {
+		snprintf(key, sizeof(key), "trigger.%s.%s.ns", name,
+			 trigger_names[i]);
+		report_median(key, res->ns[i], reps);
+		snprintf(key, sizeof(key), "trigger.%s.%s.overflows", name,
+			 trigger_names[i]);
+		report(key, res->overflows[i]);
+	}
+	snprintf(key, sizeof(key), "trigger.%s.throttled", name);
+	report(key, res->throttled);
+	snprintf(key, sizeof(key), "trigger.%s.records", name);
+	report(key, res->records);
+	snprintf(key, sizeof(key), "trigger.%s.dropped", name);
+	report(key, res->dropped);
+	snprintf(key, sizeof(key), "trigger.%s.bad", name);
+	report(key, res->bad);
+	snprintf(key, sizeof(key), "trigger.%s.ring", name);
+	report(key, ring);
+	/* beside the source's figures, in the same kernel */
+	snprintf(key, sizeof(key), "trigger.%s.mono_clock.ns", name);
+	bench_mono_clock(key);
+out:
+	for (i = 0; i < ARRAY_SIZE(counters); i++)
+		perfkmod_counter_release(counters[i]);
+	kvfree(buf);
+	kfree(res);
+	return err;
+}
+
+static int bench_trigger(void)
+{
+	/* perfkmod refuses sampling breakpoints on arm64 */
+	int err = IS_ENABLED(CONFIG_X86) ? bench_trigger_source(SRC_BP) : 0;
+
+	report("trigger.reps", reps);
+	return err ?: bench_trigger_source(SRC_CYCLES);
+}
+
 /* --- 2. in-kernel read --------------------------------------------------- */
 
 static u64 time_pk_reads(struct perfkmod_counter *c)
@@ -1014,6 +1381,7 @@ static int __init bench_init(void)
 	} all[] = {
 		{ "workload", bench_workload },
 		{ "dispatch", bench_dispatch },
+		{ "trigger", bench_trigger },
 		{ "read", bench_read },
 		{ "scale", bench_scale },
 	};
@@ -1056,4 +1424,4 @@ module_init(bench_init);
 module_exit(bench_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("perfkmod's costs next to raw perf: dispatch, reads, scale, workload overhead");
+MODULE_DESCRIPTION("perfkmod's costs next to raw perf: dispatch, series records, reads, scale, workload overhead");

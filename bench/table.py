@@ -20,7 +20,9 @@ smoke run skips the scale rows above 64 counters); exit 1 if a row is
 missing, or if a boot reported an error or a kernel splat. Nothing is
 timed; the one row that is a check (a series' records per interval under
 -icount, where guest time is instructions and no timer is late) counts as
-missing when below its bound.
+missing when below its bound, and an event-driven series' row as missing
+when a record was dropped or malformed (without --smoke such a row fails
+the table too: a dropped record costs less than a kept one).
 """
 import re
 import statistics
@@ -79,8 +81,10 @@ class Row:
 
     def __init__(self, label, key, anchor=None, target="", derive=None,
                  note=None, needs=None, modes=("icount", "wall"), skip=None,
-                 min_icount_ratio=None):
+                 min_icount_ratio=None, fail=None):
         self.label, self.key, self.anchor = label, key, anchor
+        # a boot's figures -> why the row's figure cannot stand, or None
+        self.fail = fail
         # a check, not a benchmark: below this icount ratio the row fails
         self.min_icount_ratio = min_icount_ratio
         self.target, self.derive, self.note = target, derive, note
@@ -176,6 +180,81 @@ def mem_note(v):
                          if k.startswith(pre)), key=lambda c: -c[1])
         out.append(f"slab caches that grew, bytes per counter, {kind}: " +
                    (", ".join(f"{n} {b}" for n, b in caches) or "-"))
+    return out
+
+
+def trig(src):
+    """The rows of an event-driven series triggered by src: a record of 1, 4
+    and 8 counters against a bare callback making the same reads."""
+    k = f"trigger.{src}."
+
+    def diff(a, b):
+        return lambda v: None if get(v, k + a) is None or \
+            get(v, k + b) is None else get(v, k + a) - get(v, k + b)
+
+    rows = [Row("trigger, no callback (perf's overflow and the trampoline)",
+                k + "pk0.ns")]
+    for n in (1, 4, 8):
+        rows += [
+            Row(f"bare direct callback, {n} perfkmod_counter_read_local"
+                f"{'s' if n > 1 else ''} (anchor)", k + f"bare{n}.ns"),
+            Row(f"series record, {n} counter{'s' if n > 1 else ''}, vs the "
+                "bare callback", k + f"series{n}.ns", k + f"bare{n}.ns",
+                "<= 1.2x", fail=lambda v: trigger_fail(v, src)),
+        ]
+    rows += [
+        Row("a record beyond the bare callback, 1 counter, derived", None,
+            derive=diff("series1.ns", "bare1.ns"),
+            needs=[k + "series1.ns", k + "bare1.ns"]),
+        Row("a record beyond the bare callback, 8 counters, derived", None,
+            derive=diff("series8.ns", "bare8.ns"),
+            needs=[k + "series8.ns", k + "bare8.ns"]),
+        Row("of which ktime_get_mono_fast_ns(), timed alone in a loop",
+            k + "mono_clock.ns"),
+        Row("the 8 reads alone, derived: bare 8 - no callback", None,
+            derive=diff("bare8.ns", "pk0.ns"),
+            needs=[k + "bare8.ns", k + "pk0.ns"]),
+    ]
+    for r in rows:
+        r.skip = k + "skipped"
+    return rows
+
+
+def trigger_fail(v, src):
+    """A series row cannot stand if a record was dropped (cheaper than one
+    kept), malformed, or missing from the rings."""
+    k = f"trigger.{src}."
+    if k + "series1.ns" not in v:
+        return None
+    dropped, bad = int(v.get(k + "dropped", -1)), int(v.get(k + "bad", -1))
+    records = int(v.get(k + "records", -1))
+    overflows = sum(int(v.get(k + f"series{n}.overflows", 0))
+                    for n in (1, 4, 8))
+    if dropped or bad:
+        return f"{dropped} records dropped, {bad} malformed"
+    if records < overflows:
+        return f"{records} records for {overflows} overflows"
+    return None
+
+
+def trigger_note(v, src):
+    k = f"trigger.{src}."
+    if k + "series1.ns" not in v:
+        return []
+    cases = ("pk0", "bare1", "series1", "bare4", "series4", "bare8", "series8")
+    ov = "/".join(str(int(v.get(k + c + ".overflows", -1))) for c in cases)
+    out = [f"overflows {'/'.join(cases)} {ov}; throttled "
+           f"{int(v.get(k + 'throttled', -1))}",
+           f"series: {int(v.get(k + 'records', -1))} records taken, "
+           f"{int(v.get(k + 'dropped', -1))} dropped, "
+           f"{int(v.get(k + 'bad', -1))} malformed; rings of "
+           f"{int(v.get(k + 'ring', -1))} records a CPU, drained after "
+           "each run"]
+    if src == "cycles" and k + "check.calls" in v:
+        out.append("in NMI: a counting callback beside a series of 8, "
+                   f"untimed: {int(v[k + 'check.nmi'])} of "
+                   f"{int(v[k + 'check.calls'])} calls, "
+                   f"{int(v.get(k + 'check.dropped', -1))} records dropped")
     return out
 
 
@@ -279,6 +358,11 @@ SECTIONS = [
     ], lambda v: [f"records dropped in the last run: {int(v.get('work.series.1000.dropped', -1))} "
                   f"at 1 kHz, {int(v.get('work.series.10000.dropped', -1))} at "
                   "10 kHz (nobody reads during the run)"]),
+    ("7a. Event-driven series: write breakpoint trigger of the task, period 1 "
+     "(per record)", trig("bp"), lambda v: trigger_note(v, "bp")),
+    ("7b. Event-driven series: cycles trigger of the task, pseudo-NMI, "
+     "arm64-pmu lane (period 100,000 cycles; per record)", trig("cycles"),
+     lambda v: trigger_note(v, "cycles")),
 ]
 
 
@@ -364,6 +448,7 @@ def main():
     print("perfkmod benchmarks: icount figures are guest instructions "
           "(-icount shift=0), wall figures nanoseconds")
     produced, skipped, missing = 0, 0, []
+    failed, nfailed, kernel_printed = [], 0, False
     for title, rows, notes in SECTIONS:
         if partial and not any(r.values(main_v)[0] is not None or
                                (r.skip and r.skip in main_v) for r in rows):
@@ -372,7 +457,7 @@ def main():
         print(title)
         print(line)
         if rows[0].skip and all(rows[0].skip in v for _, v in present) and \
-                rows[0].skip.startswith("dispatch."):
+                rows[0].skip.startswith(("dispatch.", "trigger.")):
             # a source without a PMU: one line for the section
             err = int(main_v[rows[0].skip])
             print(f"not run: no PMU for this event in this guest "
@@ -405,22 +490,32 @@ def main():
                     else:
                         cells += [fmt(x), "", ""]
                 boots = [v for m, v in present if m in r.modes]
+                why = [f"{m}: {r.label}: {r.fail(v)}" for m, v in present
+                       if r.fail and r.fail(v)]
+                failed += why
                 if not all(k in v for k in r.needs for v in boots):
                     missing.append(r.label)
                 elif r.min_icount_ratio and (not a or not b or
                                              a / b < r.min_icount_ratio):
                     missing.append(f"{r.label}: {a} of {b}, below "
                                    f"{r.min_icount_ratio}")
+                elif why and smoke:
+                    missing += why
                 else:
                     produced += 1
             out = [r.label] + cells + [r.target]
             print(" ".join(str(x).rjust(w) if i else str(x).ljust(w)
                            for i, (x, w) in enumerate(zip(out, widths))))
+            for f in failed[nfailed:]:
+                print(f"    FAILED {f}")
+            nfailed = len(failed)
         if notes:
             for mode, v in present:
                 for n in notes(v):
                     print(f"    {mode}: {n}")
-        if kconfig and title.startswith("1c."):
+        # the kernel's options under the first section of its figures
+        if kconfig and not kernel_printed:
+            kernel_printed = True
             for n in kernel_notes(lane, kconfig,
                                   [p for p in args if p != "-"]):
                 print(f"    {n}")
@@ -429,7 +524,9 @@ def main():
         print(f"{mode}: {int(v.get('cpus', 0))} CPUs, perf_event_max_sample_rate "
               f"{int(v.get('max_sample_rate.before', 0))} before the workload runs, "
               f"{int(v.get('max_sample_rate.after', 0))} after")
-    errors = ic_err + wl_err
+    # a row whose figure cannot stand fails the run (in the smoke run it
+    # is missing)
+    errors = ic_err + wl_err + ([] if smoke else failed)
     for e in errors:
         print("error:", e)
     if smoke:

@@ -23,8 +23,8 @@
 # tiny counts and checks only that every row was produced (CI's
 # bench-smoke lane); it times nothing. --only, for working on one cost:
 # the icount boot alone, running only the PARTs named (workload, series,
-# dispatch, read, scale, memory, uread); the other rows show "-". Logs
-# stay in .build/bench[-smoke]/.
+# dispatch, trigger, read, scale, memory, uread); the other rows show "-".
+# Logs stay in .build/bench[-smoke]/.
 #
 # --lane arm64-pmu: the same guest on the arm64-pmu test lane's kernel
 # (scripts/kernel.sh arm64-pmu: 6.12 with ARM64_PSEUDO_NMI and the debug
@@ -32,9 +32,10 @@
 # irqchip.gicv3_pseudo_nmi=1, so that the emulated PMUv3's overflows are
 # pseudo-NMIs: the one real NMI path of these machines (x86 guests under
 # TCG have no PMU). The wall boot alone (no -icount on arm64 here), 2
-# CPUs, and only the dispatch part unless --only names others (they would
-# measure a debug kernel). The table prints the kernel's debug options
-# beside the figures. Logs in .build/bench[-smoke]-arm64-pmu/.
+# CPUs, and only the parts that take cycles overflows, dispatch and
+# trigger, unless --only names others (they would measure a debug
+# kernel). The table prints the kernel's debug options beside the
+# figures. Logs in .build/bench[-smoke]-arm64-pmu/.
 
 set -euo pipefail
 
@@ -62,7 +63,7 @@ distro)
 	;;
 arm64-pmu)
 	modes=wall qarch=arm64 busybox=$cache/arm64-busybox/bin/busybox
-	only=${only:-dispatch} name=$name-$lane
+	only=${only:-dispatch,trigger} name=$name-$lane
 	# a debug kernel (KASAN, lockdep) under TCG: slow to boot
 	timeout=1800
 	[ $smoke = 1 ] && timeout=600

@@ -149,13 +149,13 @@ series_section() {
 }
 want series && series_section
 
-# Dispatch overflows one per write: lift the rate limits perf would
-# otherwise throttle that at (the order matters: the rate is refused
-# once throttling is off).
+# Dispatch and the event-driven series' records overflow one per write:
+# lift the rate limits perf would otherwise throttle that at (the order
+# matters: the rate is refused once throttling is off).
 echo 10000000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 sections=
-for s in dispatch read scale; do
+for s in dispatch trigger read scale; do
 	want $s && sections=$sections${sections:+,}$s
 done
 [ -n "$sections" ] && bench sections=$sections
