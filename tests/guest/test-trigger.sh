@@ -7,8 +7,9 @@
 # per N faults, exactly as many as the count at the end says (the helper's
 # own start-up faults are measured, not guessed), each taken in that
 # process with the count a multiple of N; the refusals, each with its
-# errno and nothing left; del refused for the trigger; the listing; and
-# series= at load time.
+# errno and nothing left; del refused for the trigger; the listing; a
+# hardware trigger, a process's user-mode cycles (below); and series= at
+# load time.
 
 . /tests/lib.sh
 
@@ -72,6 +73,87 @@ check del-series kw ok "del ev"
 check del-trigger-after kw ok "del pf"
 kill -KILL $pid
 wait $pid
+
+# A hardware trigger: user-mode cycles of a process that spins in one
+# function (tests/helpers/spinner), every P, triggering a series of
+# themselves. Each record is taken in the spinner in user mode, its IP in
+# spin(); the cycles of consecutive records are a period apart but for the
+# overflows' skids (see cycle_bounds below); there are as many records as
+# periods, none dropped; the PMU's interrupts are at least as many as the
+# records, and NMIs where its driver said so at boot. Where there is no
+# cycles (the x86 lanes under TCG) these are skips with the reason; on
+# arm64-pmu, which has a PMU and pseudo-NMIs, they fail.
+P=10000000
+hw_checks="cycles-add cycles-series cycles-records cycles-in-spin
+	cycles-periods cycles-records-per-period cycles-none-dropped
+	cycles-pmu-interrupts cycles-overflow-nmi"
+# the PMU's interrupts so far: the arm PMU's line, else x86's PMIs
+pmu_irqs() {
+	awk '/ arm-pmu$/ || $1 == "PMI:" {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i
+	} END { print n + 0 }' /proc/interrupts
+}
+if ! grep -q "^cycles  *ok$" $DBG/events; then
+	why="no PMU with cycles here: $(grep "^cycles " $DBG/events | tr -s " ")"
+	for t in $hw_checks; do
+		if [ "$1" = arm64-pmu ]; then fail $t "$why"; else skip $t "$why"; fi
+	done
+else
+	spinner "$dir" &
+	spid=$!
+	await 60 "the spinner in spin()" sh -c \
+		"[ \$(od -An -tu8 $dir/laps 2>/dev/null) -gt 0 ]"
+	read -r lo hi <"$dir/range"
+	note "spin() at 0x$lo-0x$hi"
+	irqs=$(pmu_irqs)
+	check cycles-add kw ok "add cyc cycles:u,pid=$spid,period=$P"
+	check cycles-series kw ok "series cy every=cyc cyc"
+	: >/tmp/cy
+	check cycles-records await 120 "20 records of cy" sh -c \
+		"cat $S/cy/records >>/tmp/cy; [ \$(wc -l </tmp/cy) -ge 20 ]"
+	# stopped in the kernel: no code of its own runs after spin()
+	kill -STOP $spid
+	await 60 "spinner stopped" sh -c "grep -q '^State:.*T' /proc/$spid/status"
+	cat $S/cy/records >>/tmp/cy
+	irqs=$(($(pmu_irqs) - irqs))
+	end=$(value cyc)
+	sort -n -k1,1 /tmp/cy >/tmp/cys
+	note "cycles every $P: $(wc -l </tmp/cy) records, $irqs PMU interrupts, $end cycles at the end"
+	note "$(head -3 /tmp/cys)"
+	note "$(awk -v p=$P 'NR > 1 { d = $3 - v; if (!min || d < min) min = d; if (d > max) max = d }
+		{ v = $3 } END { print "deltas: min", min, "max", max, "(period", p ")" }' /tmp/cys)"
+	# TIME CPU CYC IP PID TID MODE: in the spinner, in user mode, in spin()
+	check cycles-in-spin awk -v pid=$spid -v lo=$((0x$lo)) -v hi=$((0x$hi)) '
+		NF != 7 || $5 != pid || $6 != pid || $7 != "user" ||
+		$4 !~ /^0x[0-9a-f]+$/ || $4 + 0 < lo || $4 + 0 > hi {
+			print "line " NR ": " $0; exit 1
+		}' /tmp/cys
+	check cycles-periods awk -v p=$P '
+		NR > 1 && ($3 - v < p / 2 || $3 - v > p * 3 / 2) {
+			print "line " NR ": " v " then " $3; exit 1
+		}
+		{ v = $3 }' /tmp/cys
+	check cycles-records-per-period awk -v p=$P -v end=$end '
+		NR == 1 { first = $3 }
+		{ last = $3 }
+		END { if (NR < 20 || int((last - first) / p + 0.5) != NR - 1 ||
+			  end - last > p * 3 / 2) exit 1 }' /tmp/cys
+	check cycles-none-dropped grep -qx 0 $S/cy/dropped
+	check cycles-pmu-interrupts test $irqs -ge "$(wc -l </tmp/cy)"
+	nmi=$(grep "hw perfevents: enabled" /tmp/boot-dmesg)
+	case $nmi in
+	*"using NMIs") pass cycles-overflow-nmi ;;
+	*) if [ "$1" = arm64-pmu ]; then
+		fail cycles-overflow-nmi "no NMI in the PMU driver's line: $nmi"
+	   else
+		skip cycles-overflow-nmi "the PMU's overflow is no NMI here: ${nmi:-no PMU driver line}"
+	   fi ;;
+	esac
+	check cycles-del-series kw ok "del cy"
+	check cycles-del-trigger kw ok "del cyc"
+	kill -KILL $spid
+	wait $spid
+fi
 check unload rmmod perfkmod
 
 # series= at load time, with a trigger of all CPUs
@@ -81,4 +163,4 @@ check load-series-listed grep -qx "series evs every=cs cs" $C
 await 60 "a record of evs" sh -c "cat $S/evs/records >>/tmp/evs; [ -s /tmp/evs ]"
 check load-series-records awk 'NF != 7 { exit 1 }' /tmp/evs
 check unload-live-series rmmod perfkmod
-rm -rf "$dir" /tmp/ev /tmp/evs
+rm -rf "$dir" /tmp/ev /tmp/evs /tmp/cy /tmp/cys
