@@ -293,7 +293,10 @@ static void nmi_spy(const struct perfkmod_sample *sample, struct pt_regs *regs,
  * more: perf starts each period where the last was due, or where its
  * overflow came when that was a period late (QEMU's cycles are its virtual
  * clock, which runs on while the host holds the vCPU's thread: a skid can
- * be long), so at least half of the periods make a record.
+ * be long). At least half of the periods make a record: a period makes
+ * none when its skid is a whole period, or when the thread leaves the CPU
+ * before the overflow's interrupt comes (the PMU driver clears the
+ * overflow as it stops the counter).
  */
 static void hardware_trigger_in_nmi(struct kunit *test)
 {

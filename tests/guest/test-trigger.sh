@@ -84,9 +84,11 @@ wait $pid
 # the host holds the vCPU's thread, so an overflow's skid is the host's
 # latency: milliseconds, more on a loaded host); what it holds past K
 # periods is that overflow's skid, noted. So there are no more records than
-# periods, and at least half as many (only a skid of a whole period loses
-# one), none dropped; the PMU's interrupts are at least as many as the
-# records, and NMIs where its driver said so at boot (the KUnit case
+# periods, and at least half as many, none dropped: a period makes no
+# record when its overflow's skid is a whole period, or when the process
+# leaves its CPU before the overflow's interrupt comes (the PMU driver
+# clears the overflow as it stops the counter). The PMU's interrupts are
+# at least as many as the records, and NMIs where its driver said so at boot (the KUnit case
 # hardware_trigger_in_nmi sees each overflow in NMI). Where there is no
 # cycles (the x86 lanes under TCG) these are skips with the reason; on
 # arm64-pmu, which has a PMU and pseudo-NMIs, failures.
