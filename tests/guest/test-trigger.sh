@@ -149,7 +149,7 @@ else
 			exit (NR < 20 || NR < end / p / 2) }' /tmp/cys
 	check cycles-none-dropped grep -qx 0 $S/cy/dropped
 	check cycles-pmu-interrupts test $irqs -ge "$(wc -l </tmp/cy)"
-	nmi=$(grep "hw perfevents: enabled" /tmp/boot-dmesg)
+	nmi=$(sed -n 's/^\[[^]]*\] \(hw perfevents: enabled.*\)/\1/p' /tmp/boot-dmesg)
 	case $nmi in
 	*"using NMIs") pass cycles-overflow-nmi ;;
 	*) if [ "$1" = arm64-pmu ]; then
