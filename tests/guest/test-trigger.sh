@@ -88,10 +88,10 @@ wait $pid
 # record when its overflow's skid is a whole period, or when the process
 # leaves its CPU before the overflow's interrupt comes (the PMU driver
 # clears the overflow as it stops the counter). The PMU's interrupts are
-# at least as many as the records, and NMIs where its driver said so at boot (the KUnit case
-# hardware_trigger_in_nmi sees each overflow in NMI). Where there is no
-# cycles (the x86 lanes under TCG) these are skips with the reason; on
-# arm64-pmu, which has a PMU and pseudo-NMIs, failures.
+# at least as many as the records, and NMIs where its driver said so at
+# boot (the KUnit case hardware_trigger_in_nmi sees each overflow in NMI).
+# Where there is no cycles (the x86 lanes under TCG) these are skips with
+# the reason; on arm64-pmu, which has a PMU and pseudo-NMIs, failures.
 P=50000000
 hw_checks="cycles-add cycles-series cycles-enable cycles-records
 	cycles-in-spin cycles-periods cycles-records-per-period
@@ -127,7 +127,8 @@ else
 	irqs=$(($(pmu_irqs) - irqs))
 	end=$(value cyc)
 	sort -n -k1,1 /tmp/cy >/tmp/cys
-	note "spin() at 0x$lo-0x$hi; cycles every $P: $(wc -l </tmp/cy) records, $irqs PMU interrupts, $end cycles at the end"
+	note "spin() at 0x$lo-0x$hi; cycles every $P: $(wc -l </tmp/cy) records," \
+		"$irqs PMU interrupts, $end cycles at the end"
 	note "$(head -3 /tmp/cys)"
 	note "$(awk -v p=$P '$3 >= NR * p && $3 - NR * p < p {
 			s = $3 - NR * p; if (s > max) max = s; sum += s; n++ }
@@ -155,7 +156,8 @@ else
 	*) if [ "$1" = arm64-pmu ]; then
 		fail cycles-overflow-nmi "no NMI in the PMU driver's line: $nmi"
 	   else
-		skip cycles-overflow-nmi "the PMU's overflow is no NMI here: ${nmi:-no PMU driver line}"
+		skip cycles-overflow-nmi \
+			"the PMU's overflow is no NMI here: ${nmi:-no PMU driver line}"
 	   fi ;;
 	esac
 	check cycles-del-series kw ok "del cy"
