@@ -3,15 +3,19 @@
  * KUnit suite for event-driven series: a record at each overflow of the
  * trigger, on its CPU, with what it interrupted; one record per write of a
  * breakpoint, one per switch of a task, records on every CPU from a clock,
- * in a real NMI, drops counted when no one reads or when the trigger
- * overflows again while its CPU records, the triggers refused, and a
- * trigger released under its series.
+ * a hardware PMU's cycles in NMI, x86's path in a real NMI, drops counted
+ * when no one reads or when the trigger overflows again while its CPU
+ * records, the triggers refused, and a trigger released under its series.
  */
 #include <kunit/test.h>
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -258,6 +262,125 @@ static void clock_records_every_cpu(struct kunit *test)
 	} while (!done && time_before(jiffies, end));
 	for_each_online_cpu(cpu)
 		KUNIT_EXPECT_GE_MSG(test, seen[cpu], 20, "CPU %d in 60 s", cpu);
+}
+
+/* What a direct callback beside a series' own saw of its overflows. */
+struct nmi_spy {
+	atomic_t calls;
+	atomic_t in_nmi;
+	atomic_t other_task;
+	struct task_struct *task;
+};
+
+/* Counts the calls, those in NMI, and those that did not interrupt @task. */
+static void nmi_spy(const struct perfkmod_sample *sample, struct pt_regs *regs,
+		    void *context)
+{
+	struct nmi_spy *spy = context;
+
+	raw_atomic_inc(&spy->calls);
+	if (in_nmi())
+		raw_atomic_inc(&spy->in_nmi);
+	if (current != spy->task)
+		raw_atomic_inc(&spy->other_task);
+}
+
+/*
+ * cycles of this thread, every 50 million, triggers a series of those
+ * cycles and cpu-clock (a hardware PMU: the arm64-pmu lane, whose
+ * overflows are pseudo-NMIs), with a direct callback beside the series'
+ * own; the counter is made off and enabled once both are there. While the
+ * thread works through 20 overflows with interrupts on (a tick unthrottles
+ * what perf throttles), each overflow is in NMI and in this thread, and
+ * makes a record (or a drop, counted): on this CPU, in this thread in
+ * kernel mode, at an address of the kernel's code, cpu-clock never going
+ * back. The K-th record holds K periods of cycles at least, and a skid
+ * more: perf starts each period where the last was due, or where its
+ * overflow came when that was a period late (QEMU's cycles are its virtual
+ * clock, which runs on while the host holds the vCPU's thread: a skid can
+ * be long). At least half of the periods make a record: a period makes
+ * none when its skid is a whole period, or when the thread leaves the CPU
+ * before the overflow's interrupt comes (the PMU driver clears the
+ * overflow as it stops the counter).
+ */
+static void hardware_trigger_in_nmi(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.sample_period = 50000000,
+		.disabled = true,
+	};
+	struct perfkmod_config clock_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+	};
+	struct nmi_spy spy = { .task = current };
+	struct perfkmod_series_record *recs, *r;
+	struct perfkmod_counter *c[2];
+	struct perfkmod_callback *cb;
+	struct perfkmod_series *s;
+	int cpu = raw_smp_processor_id(), calls, i, n;
+	u64 p = cfg.sample_period, skid = 0, end;
+	char where[64];
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c[0] = perfkmod_counter_create(&cfg);
+	if (IS_ERR(c[0])) {
+		test_no_pmu(test, c[0]);
+		return;
+	}
+	test_release_at_end(test, c[0]);
+	c[1] = test_create(test, &clock_cfg);
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	s = trigger_series(test, c, 2, c[0], RECS);
+	cb = perfkmod_callback_register(c[0], nmi_spy, &spy,
+					PERFKMOD_DELIVER_DIRECT);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "%pe", cb);
+	perfkmod_counter_enable(c[0]);
+
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      test_await_busy(120, atomic_read(&spy.calls) >= 20),
+			      "%d overflows of cycles in 120 s", atomic_read(&spy.calls));
+	/* no overflow after this: the counts below are final */
+	perfkmod_counter_disable(c[0]);
+	perfkmod_callback_unregister(cb);
+	calls = atomic_read(&spy.calls);
+	end = test_value(c[0]);
+	n = perfkmod_series_read(s, cpu, recs, RECS);
+
+	KUNIT_EXPECT_EQ(test, atomic_read(&spy.other_task), 0);
+	KUNIT_EXPECT_EQ(test, n + perfkmod_series_dropped(s), calls);
+	for (i = 0; i < n; i++) {
+		r = &recs[i];
+		KUNIT_EXPECT_EQ_MSG(test, r->cpu, cpu, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->flags, PERFKMOD_RECORD_TRIGGERED,
+				    "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->tid, current->pid, "record %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r->errors, 0, "record %d", i);
+		/* an address of the kernel's or a module's code, by name */
+		snprintf(where, sizeof(where), "%ps", (void *)(unsigned long)r->ip);
+		KUNIT_EXPECT_FALSE_MSG(test, str_has_prefix(where, "0x"),
+				       "record %d: ip %#llx", i, r->ip);
+		KUNIT_EXPECT_GE_MSG(test, r->values[0], (i + 1) * p, "record %d", i);
+		if (r->values[0] - (i + 1) * p < p)
+			skid = max(skid, r->values[0] - (i + 1) * p);
+		if (i)
+			KUNIT_EXPECT_GE_MSG(test, r->values[1],
+					    recs[i - 1].values[1], "record %d", i);
+	}
+	KUNIT_EXPECT_GE_MSG(test, 2 * n, div64_u64(end, p),
+			    "%d records of %llu cycles", n, end);
+	kunit_info(test, "%d overflows, %d in NMI, %d records of %llu periods, longest skid within a period %llu cycles",
+		   calls, atomic_read(&spy.in_nmi), n, div64_u64(end, p), skid);
+	if (!require_pmu && !atomic_read(&spy.in_nmi))
+		kunit_skip(test, "the PMU's overflow is an ordinary interrupt here, not an NMI");
+	KUNIT_EXPECT_EQ(test, atomic_read(&spy.in_nmi), calls);
 }
 
 #ifdef CONFIG_X86
@@ -562,6 +685,7 @@ static struct kunit_case perfkmod_trigger_cases[] = {
 	KUNIT_CASE(breakpoint_record_per_write),
 	KUNIT_CASE(task_record_per_switch),
 	KUNIT_CASE(clock_records_every_cpu),
+	KUNIT_CASE(hardware_trigger_in_nmi),
 #ifdef CONFIG_X86
 	KUNIT_CASE(x86_records_in_nmi),
 	KUNIT_CASE(x86_nested_overflow_dropped),

@@ -17,6 +17,10 @@ lane=$1
 # after the checks.
 exec >/tmp/run.out 2>&1
 
+# The boot's kernel messages, before the tests' own can push them out of
+# the log (what the drivers said they use: test-trigger.sh).
+dmesg >/tmp/boot-dmesg
+
 # An emulated CPU on a loaded host can take minutes over a few thousand
 # RCU grace periods: report hung tasks after 10 minutes, not 2 (a real
 # deadlock is still reported, and the lane's timeout ends it).
@@ -44,14 +48,14 @@ events_before=$(perf_events)
 # timers and callbacks (test-xmod.sh). The arm64 lane runs what counts,
 # samples and races there, where a PMU exists, overflows are NMIs and each
 # vCPU has a host thread of its own (the scripts that count hardware
-# events, and the races); the parsers, fault injection, permissions,
-# parameters and the lifetimes across modules (test-xmod.sh, a software
-# counter) are the same C code on every architecture and are left to the
-# x86 lanes (each of these lanes takes minutes a run). Debian's arm64
-# kernel runs the same, and its module DKMS built; there the PMU's
-# overflow is an ordinary interrupt (no pseudo-NMI). Both also run perf's
-# own perf stat tests against perfkstat (test-perf-stat.sh), whose
-# hardware rows count there.
+# events, a hardware trigger's records among them, and the races); the
+# parsers, fault injection, permissions, parameters and the lifetimes
+# across modules (test-xmod.sh, a software counter) are the same C code on
+# every architecture and are left to the x86 lanes (each of these lanes
+# takes minutes a run). Debian's arm64 kernel runs the same, and its
+# module DKMS built; there the PMU's overflow is an ordinary interrupt (no
+# pseudo-NMI). Both also run perf's own perf stat tests against perfkstat
+# (test-perf-stat.sh), whose hardware rows count there.
 scripts=/tests/test-*.sh
 case $lane in
 x86-kcsan)
@@ -64,14 +68,16 @@ distro-arm64)
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
 		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-module.sh
 		/tests/test-perf-stat.sh /tests/test-record.sh
-		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh"
+		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh
+		/tests/test-trigger.sh"
 	;;
 arm64-pmu)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
 		/tests/test-hotplug.sh /tests/test-module.sh
 		/tests/test-perf-stat.sh /tests/test-record.sh
-		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh"
+		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh
+		/tests/test-trigger.sh"
 	;;
 esac
 # perfkmod_scripts= on the kernel command line (a developer's quick run,
