@@ -552,10 +552,11 @@ out:
 }
 
 /*
- * What the trampoline spends on the sample's timestamp: local_clock(), in a
- * loop (the loop without it subtracted).
+ * What @clock costs a call, in a loop (the loop without it subtracted),
+ * reported as @key. Always inlined: @clock is called directly, as perfkmod
+ * calls it, not through a pointer.
  */
-static void bench_local_clock(void)
+static __always_inline void bench_clock(const char *key, u64 (*clock)(void))
 {
 	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
 	unsigned int i, r;
@@ -568,7 +569,7 @@ static void bench_local_clock(void)
 		}
 		t1 = ktime_get_ns();
 		for (i = 0; i < iters; i++) {
-			sum += local_clock();
+			sum += clock();
 			OPTIMIZER_HIDE_VAR(sum);
 		}
 		t2 = ktime_get_ns();
@@ -576,7 +577,13 @@ static void bench_local_clock(void)
 			      iters);
 	}
 	WRITE_ONCE(bench_sink, sum);
-	report_median("dispatch.local_clock.ns", v, reps);
+	report_median(key, v, reps);
+}
+
+/* What the trampoline spends on the sample's timestamp: local_clock(). */
+static void bench_local_clock(void)
+{
+	bench_clock("dispatch.local_clock.ns", local_clock);
 }
 
 static int bench_dispatch(void)
@@ -825,32 +832,10 @@ out:
 	return err;
 }
 
-/*
- * What a record spends on its timestamp: ktime_get_mono_fast_ns(), in a
- * loop (the loop without it subtracted), as bench_local_clock() does.
- */
+/* What a record spends on its timestamp: ktime_get_mono_fast_ns(). */
 static void bench_mono_clock(const char *key)
 {
-	u64 t0, t1, t2, sum = 0, v[MAX_REPS];
-	unsigned int i, r;
-
-	for (r = 0; r < reps; r++) {
-		t0 = ktime_get_ns();
-		for (i = 0; i < iters; i++) {
-			sum += i;
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		t1 = ktime_get_ns();
-		for (i = 0; i < iters; i++) {
-			sum += ktime_get_mono_fast_ns();
-			OPTIMIZER_HIDE_VAR(sum);
-		}
-		t2 = ktime_get_ns();
-		v[r] = per_op(t2 - t1 > t1 - t0 ? (t2 - t1) - (t1 - t0) : 0,
-			      iters);
-	}
-	WRITE_ONCE(bench_sink, sum);
-	report_median(key, v, reps);
+	bench_clock(key, ktime_get_mono_fast_ns);
 }
 
 static int bench_trigger_source(enum dispatch_source src)
