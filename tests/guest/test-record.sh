@@ -259,18 +259,24 @@ rm -f /tmp/tp/*
 touchpages 5000 /tmp/tp &
 tp=$!
 wait_file /tmp/tp/ready
-# perfkstat's counter of the process is made, then enabled
-counting() {
+# active PATTERN: a counter whose spec matches PATTERN counts
+active() {
 	for _s in $DBG/counters/*/spec; do
-		grep -q "pid=$tp" "$_s" 2>/dev/null &&
+		grep -q "$1" "$_s" 2>/dev/null &&
 			grep -q " active\$" "${_s%spec}stat" 2>/dev/null && return 0
 	done
 	return 1
 }
-(await 120 "perfkstat's counter of $tp" counting
-kill -USR1 $tp
-await 120 "touchpages to be done" test -e /tmp/tp/done
-kill $tp) >/dev/null &
+# touch_when PATTERN: in the background, once a counter whose spec
+# matches PATTERN counts, touchpages ($tp) faults its pages, then is killed
+touch_when() {
+	(await 120 "perfkstat's counter of $tp ($1)" active "$1"
+	kill -USR1 $tp
+	await 120 "touchpages to be done" test -e /tmp/tp/done
+	kill $tp) >/dev/null &
+}
+# perfkstat's counter of the process is made, then enabled
+touch_when "pid=$tp"
 perfkstat record -I 1ms -p $tp -e page-faults -o /tmp/pid.csv 2>/tmp/pid.err
 wait $tp 2>/dev/null
 check record-pid-faults-done test -e /tmp/tp/done
@@ -398,17 +404,7 @@ touchpages 1000 /tmp/tp &
 tp=$!
 wait_file /tmp/tp/ready
 # the trigger is enabled last: once it counts, all do
-triggering() {
-	for _s in $DBG/counters/*/spec; do
-		grep -q "^page-faults,.*pid=$tp" "$_s" 2>/dev/null &&
-			grep -q " active\$" "${_s%spec}stat" 2>/dev/null && return 0
-	done
-	return 1
-}
-(await 120 "perfkstat's trigger of $tp" triggering
-kill -USR1 $tp
-await 120 "touchpages to be done" test -e /tmp/tp/done
-kill $tp) >/dev/null &
+touch_when "^page-faults,.*pid=$tp"
 perfkstat record --every page-faults:$N -e context-switches -p $tp \
 	-o /tmp/every.csv 2>/tmp/every.err
 check every-pid-status [ $? = 0 ]

@@ -176,17 +176,30 @@ static bool load(char *csv, struct data *d)
 	return d->n > 0;
 }
 
-/* bucket: room for buckets 0 to B in SUM (*CAP of them, NF sums each) */
-static s128 *bucket(s128 *sum, int b, int *cap, int nf)
-{
-	int n = *cap;
+/*
+ * The sums of the events' counts per bucket, nev a bucket, in cap
+ * buckets, of which 0 to last are used.
+ */
+struct sums {
+	s128 *sum;
+	int cap, last;
+};
 
-	if (b < n)
-		return sum;
-	*cap = 2 * n > b ? 2 * n : b + 1;
-	sum = xrealloc(sum, (size_t)*cap * nf * sizeof(*sum));
-	memset(sum + (size_t)n * nf, 0, (size_t)(*cap - n) * nf * sizeof(*sum));
-	return sum;
+/* add_row: the counts of D's row K to bucket B of S */
+static void add_row(struct sums *s, int b, struct data *d, int k)
+{
+	int i, n = s->cap;
+
+	if (b >= n) {
+		s->cap = 2 * n > b ? 2 * n : b + 1;
+		s->sum = xrealloc(s->sum, (size_t)s->cap * d->nev * sizeof(*s->sum));
+		memset(s->sum + (size_t)n * d->nev, 0,
+		       (size_t)(s->cap - n) * d->nev * sizeof(*s->sum));
+	}
+	if (b > s->last)
+		s->last = b;
+	for (i = 0; i < d->nev; i++)
+		s->sum[b * d->nev + i] += strtoll(d->f[k][i + 2], NULL, 10);
 }
 
 /*
@@ -195,10 +208,10 @@ static s128 *bucket(s128 *sum, int b, int *cap, int nf)
  */
 static void by_time(struct data *d, FILE *out)
 {
-	int ncpus = 0, ccap = 0, scap = 0, last = 0, i, k, b;
+	int ncpus = 0, ccap = 0, i, k, b;
+	struct sums s = { 0 };
 	char **cpus = NULL;
 	double span = 0, w;
-	s128 *sum = NULL;
 
 	for (k = 0; k < d->n; k++) {
 		for (i = 0; i < ncpus && strcmp(cpus[i], d->f[k][1]); i++)
@@ -215,21 +228,15 @@ static void by_time(struct data *d, FILE *out)
 		w = span * ncpus / d->n;
 	if (w <= 0)
 		w = 1;
-	for (k = 0; k < d->n; k++) {
-		b = (int)(strtod(d->f[k][0], NULL) / w);
-		sum = bucket(sum, b, &scap, d->nev);
-		if (b > last)
-			last = b;
-		for (i = 0; i < d->nev; i++)
-			sum[b * d->nev + i] += strtoll(d->f[k][i + 2], NULL, 10);
-	}
-	for (b = 0; b <= last; b++) {
+	for (k = 0; k < d->n; k++)
+		add_row(&s, (int)(strtod(d->f[k][0], NULL) / w), d, k);
+	for (b = 0; b <= s.last; b++) {
 		fprintf(out, "%.6f", (b + 0.5) * w);
 		for (i = 0; i < d->nev; i++)
-			fprintf(out, " %.6f", (double)sum[b * d->nev + i] / w);
+			fprintf(out, " %.6f", (double)s.sum[b * d->nev + i] / w);
 		fputc('\n', out);
 	}
-	free(sum);
+	free(s.sum);
 	free(cpus);
 }
 
@@ -240,9 +247,9 @@ static void by_time(struct data *d, FILE *out)
  */
 static void by_event(struct data *d, int x, FILE *out)
 {
-	int scap = 0, last = 0, i, k, b;
-	s128 total = 0, at = 0, dx;
-	s128 *sum = NULL;
+	s128 total = 0, at = 0, dx, *sum;
+	struct sums s = { 0 };
+	int i, k, b;
 	double w;
 
 	for (k = 0; k < d->n; k++)
@@ -253,15 +260,11 @@ static void by_event(struct data *d, int x, FILE *out)
 	for (k = 0; k < d->n; k++) {
 		dx = strtoll(d->f[k][x + 2], NULL, 10);
 		/* a row goes where the middle of its count falls */
-		b = (int)(((double)at + (double)dx / 2) / w);
+		add_row(&s, (int)(((double)at + (double)dx / 2) / w), d, k);
 		at += dx;
-		sum = bucket(sum, b, &scap, d->nev);
-		if (b > last)
-			last = b;
-		for (i = 0; i < d->nev; i++)
-			sum[b * d->nev + i] += strtoll(d->f[k][i + 2], NULL, 10);
 	}
-	for (b = 0; b <= last; b++) {
+	sum = s.sum;
+	for (b = 0; b <= s.last; b++) {
 		if (sum[b * d->nev + x] <= 0)
 			continue;
 		fprintf(out, "%.0f", (b + 0.5) * w);
