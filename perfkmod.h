@@ -791,11 +791,13 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * task series, the task's values) with perfkmod_counter_read_local(), in
  * the overflow's context, and appends a record with what the overflow
  * interrupted (&perfkmod_series_record.ip, pid, tid, flags). The cost of
- * a record is the trigger's: a hardware trigger that overflows too often
- * is throttled by perf (perfkmod_counter_stats()), and its time in NMI
- * counts in perf's sample rate limit (perf_event_max_sample_rate); perf
- * throttles no software trigger (page-faults, context-switches,
- * breakpoints, most tracepoints), whose period alone bounds its records.
+ * a record is the trigger's: a hardware trigger, or one of perf's hrtimer
+ * clocks (cpu-clock, task-clock, whose period is 10 us at least), that
+ * overflows too often is throttled by perf (perfkmod_counter_stats()),
+ * and its time in NMI counts in perf's sample rate limit
+ * (perf_event_max_sample_rate); perf throttles no other software trigger
+ * (page-faults, context-switches, breakpoints, most tracepoints), whose
+ * period alone bounds its records.
  * An overflow that comes while the same CPU is recording (the trigger's
  * in an interrupt of its own recording) is dropped and counted as a full
  * ring's are.

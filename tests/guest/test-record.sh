@@ -425,6 +425,15 @@ check every-pid-rows awk -F, -v n=$N -v pid=$tp 'NR > 1 &&
 check every-pid-user-mode grep -q ',user$' /tmp/every.csv
 check every-pid-no-warning sh -c "! grep -q warning /tmp/every.err"
 check every-pid-nothing-left nothing_left
+# the trigger alone, of a process: no -e needed
+sleep 600 &
+sl=$!
+perfkstat record --every page-faults:1000 -p $sl -t 0.2 >/tmp/alone.csv 2>/tmp/alone.err
+check every-pid-trigger-alone [ $? = 0 ]
+check every-pid-trigger-alone-header grep -qx "time,cpu,page-faults,ip,pid,tid,mode" /tmp/alone.csv
+check every-pid-trigger-alone-nothing-left nothing_left
+kill $sl
+wait $sl 2>/dev/null
 
 # All CPUs, every millisecond of cpu-clock (a time series again, of the
 # clock's overflows), with the kernel's IPs named: each symbol is the
@@ -530,7 +539,7 @@ fi
 # refusals, each said, nothing left
 k=0
 for bad in page-faults page-faults: :10 page-faults:0 page-faults:1ms \
-	page-faults,period=5:10 cpu-clock:1min; do
+	page-faults,period=5:10 cpu-clock:1min cpu-clock:1us; do
 	k=$((k + 1))
 	check_fails "every-refused-$k" perfkstat record --every "$bad" -t 1
 	check "every-refused-$k-says-why" sh -c \

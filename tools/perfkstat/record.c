@@ -337,9 +337,14 @@ static void deltas(struct prevs *prev, bool task, int *ncpus)
 /*
  * The kernel's text symbols, from /proc/kallsyms, by address: --symbols
  * names a kernel IP "symbol+0xOFFSET" (and " [module]" in a module's).
+ * A symbol stands for the IPs from its address up to the next symbol's,
+ * and no further than its text: the kernel's (up to _etext) or its
+ * module's (/proc/modules: the module's base and size). An IP past that
+ * (a module unloaded, code without symbols) is named by none.
  */
 struct ksym {
 	u64 addr;
+	u64 limit;	/* the end of its kernel's or module's text */
 	char *name;	/* "symbol" or "symbol [module]" */
 };
 
@@ -353,17 +358,50 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* load_ksyms: the text symbols, sorted; dies without their addresses */
+/* module_end: where module "[NAME]"'s memory ends, by /proc/modules; or 0 */
+static u64 module_end(const char *modules, const char *name)
+{
+	size_t len = strlen(name) - 2;
+	const char *line = modules;
+	char *f[6], *copy;
+	u64 end = 0, size;
+	int n;
+
+	for (; *line && !end; line += strcspn(line, "\n"), line += !!*line) {
+		if (strncmp(line, name + 1, len) || line[len] != ' ')
+			continue;
+		copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
+		n = fields(copy, f, 6);
+		if (n == 6 && parse_u64(f[1], &size) && !strncmp(f[5], "0x", 2))
+			end = strtoull(f[5] + 2, NULL, 16) + size;
+		free(copy);
+	}
+	return end;
+}
+
+/*
+ * load_ksyms: the text symbols, sorted, with their limits (anew: a module
+ * loaded since is in); dies without their addresses
+ */
 static void load_ksyms(void)
 {
-	struct sbuf sb = { 0 };
+	struct sbuf sb = { 0 }, mods = { 0 };
 	char *text, *line, *f[4];
-	size_t cap = 0;
+	u64 etext = UINT64_MAX;
+	size_t cap = 0, k;
 	bool any = false;
 	int n;
 
+	for (k = 0; k < nksyms; k++)
+		free(ksyms[k].name);
+	free(ksyms);
+	ksyms = NULL;
+	nksyms = 0;
 	if (read_all("/proc/kallsyms", &sb) < 0)
 		die("--symbols: /proc/kallsyms: %s", strerror(errno));
+	/* without /proc/modules, a module's symbols have no limit */
+	if (read_all("/proc/modules", &mods) < 0)
+		sb_add(&mods, "", 0);
 	text = sb.buf;
 	while ((line = next_line(&text))) {
 		n = fields(line, f, 4);
@@ -375,16 +413,26 @@ static void load_ksyms(void)
 		}
 		ksyms[nksyms].addr = strtoull(f[0], NULL, 16);
 		any |= ksyms[nksyms].addr != 0;
+		if (n == 3 && !strcmp(f[2], "_etext"))
+			etext = ksyms[nksyms].addr;
+		ksyms[nksyms].limit = n > 3 ? module_end(mods.buf, f[3]) : 0;
 		ksyms[nksyms++].name = n > 3 ? xasprintf("%s %s", f[2], f[3]) :
 			xstrdup(f[2]);
 	}
 	sb_free(&sb);
+	sb_free(&mods);
 	if (!any)
 		die("--symbols: /proc/kallsyms shows no addresses (root, kptr_restrict < 2)");
+	for (k = 0; k < nksyms; k++) {
+		if (strchr(ksyms[k].name, ' '))
+			ksyms[k].limit = ksyms[k].limit ? ksyms[k].limit : UINT64_MAX;
+		else
+			ksyms[k].limit = etext;
+	}
 	qsort(ksyms, nksyms, sizeof(*ksyms), by_addr);
 }
 
-/* ksym: the symbol of the greatest address at or below IP, or NULL */
+/* ksym: the symbol of IP (at the greatest address at or below it), or NULL */
 static const struct ksym *ksym(u64 ip)
 {
 	size_t lo = 0, hi = nksyms, mid;
@@ -396,7 +444,7 @@ static const struct ksym *ksym(u64 ip)
 		else
 			hi = mid;
 	}
-	return lo ? &ksyms[lo - 1] : NULL;
+	return lo && ip < ksyms[lo - 1].limit ? &ksyms[lo - 1] : NULL;
 }
 
 /* csv_field: ",S", in quotes (a quote in it doubled) when S needs them */
@@ -522,6 +570,9 @@ static void trigger(const char *arg)
 	} else if (strcmp(clock, "cpu-clock") && strcmp(clock, "task-clock")) {
 		die("--every %s: a duration is for cpu-clock and task-clock; give a count", arg);
 	}
+	/* what perf's clocks take: an hrtimer of 10 us at the least */
+	if ((!strcmp(clock, "cpu-clock") || !strcmp(clock, "task-clock")) && period < 10000)
+		die("--every %s: perf's clocks overflow every 10us at the most", arg);
 	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
 	memset(&ev[0], 0, sizeof(*ev));
@@ -535,17 +586,30 @@ static void trigger(const char *arg)
 	free(wrap);
 }
 
-/* trigger_stats: the trigger's overflows and throttlings, from list */
-static void trigger_stats(u64 *overflows, u64 *throttled)
+/*
+ * trigger_stats: the trigger's overflows and throttlings, from list, into
+ * OVERFLOWS and THROTTLED; "?" each when the trigger is not there (deleted
+ * by hand, or perfkmod unloaded)
+ */
+static void trigger_stats(char *overflows, char *throttled, size_t size)
 {
+	char *path = dbg_path("list");
 	struct list_entry *e;
-	int i, n = read_list(&e);
+	int i, n;
 
+	snprintf(overflows, size, "?");
+	snprintf(throttled, size, "?");
+	if (access(path, R_OK)) {
+		free(path);
+		return;
+	}
+	free(path);
+	n = read_list(&e);
 	for (i = 0; i < n; i++) {
 		if (strcmp(e[i].name, ev[0].name))
 			continue;
-		*overflows = e[i].overflows;
-		*throttled = e[i].throttled;
+		snprintf(overflows, size, "%llu", (unsigned long long)e[i].overflows);
+		snprintf(throttled, size, "%llu", (unsigned long long)e[i].throttled);
 	}
 	free_list(e, n);
 }
@@ -562,7 +626,8 @@ int cmd_record(int argc, char **argv)
 	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
 	struct prevs prev = { 0 }, task = { 0 };
-	u64 ns, records = 0, tns = 0, deadline, next_drain, t0, overflows = 0, throttled = 0;
+	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
+	char overflows[24], throttled[24];
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
 	bool named_only = true, symbols = false;
 	size_t from;
@@ -644,6 +709,8 @@ int cmd_record(int argc, char **argv)
 		ival = xasprintf("%sms", ival);
 	if (every_arg) {
 		trigger(every_arg);
+		/* the trigger is a temporary of the process's too */
+		named_only = false;
 		/* an -e of the trigger's event is its column */
 		for (i = 1; i < nev; i++) {
 			if (!ev[i].mine || strcmp(ev[i].label, ev[0].label))
@@ -686,6 +753,7 @@ int cmd_record(int argc, char **argv)
 		free(dir);
 	}
 	need_dir();
+	/* here too: without addresses, no recording for nothing */
 	if (symbols)
 		load_ksyms();
 	/* the rings hold a second of intervals: the drains come every 0.2 s */
@@ -868,8 +936,11 @@ int cmd_record(int argc, char **argv)
 		free(p);
 	}
 	if (every)
-		trigger_stats(&overflows, &throttled);
+		trigger_stats(overflows, throttled, sizeof(overflows));
 	release();
+	/* anew, with the modules COMMAND loaded */
+	if (symbols)
+		load_ksyms();
 
 	/*
 	 * Deltas per CPU in record order (of a process: in time order, over
@@ -894,9 +965,9 @@ int cmd_record(int argc, char **argv)
 	 * not a record, or a count after the last, is the counter's alone).
 	 */
 	if (every)
-		warn("%zu records, %d CPUs, %s dropped, %s: %llu overflows, %llu throttled",
-		     rows.n, nrcpus, dropped ? dropped : "", ev[0].label,
-		     (unsigned long long)overflows, (unsigned long long)throttled);
+		warn("%zu records, %d CPUs, %s dropped, %s: %s overflows, %s throttled",
+		     rows.n, nrcpus, dropped ? dropped : "", ev[0].label, overflows,
+		     throttled);
 	else
 		warn("%zu records, %d CPUs, %s dropped, %s intervals skipped", rows.n,
 		     nrcpus, dropped ? dropped : "", skipped ? skipped : "");
