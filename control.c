@@ -351,7 +351,9 @@ static int add_series(const char *name, char **words, int nwords,
 	if (trigger) {
 		n = find_named(trigger);
 		if (!n) {
-			*why = "the trigger of the series does not exist";
+			*why = find_series(trigger) ?
+			       "every= names a series, not a counter" :
+			       "the trigger of the series does not exist";
 			return -ENOENT;
 		}
 		cfg.trigger = n->counter;
@@ -391,7 +393,7 @@ static int add_series(const char *name, char **words, int nwords,
 		/* the other reasons for -EINVAL are checked above */
 		if (err == -EINVAL)
 			*why = trigger ?
-			       "a trigger samples and counts what the counters count" :
+			       "a trigger samples, and counts all CPUs or the counters' task" :
 			       "a series reads counters of all CPUs, or of one task (no inherit)";
 		kfree(ns);
 		return err;

@@ -14,7 +14,8 @@
  *	series/NAME/records	0400 the records of a series, drained as read
  *	series/NAME/dropped	0400 records lost to a full ring, or nested
  *	series/NAME/skipped	0400 intervals a late or slow timer let pass
- *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER...", as taken
+ *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER..." or
+ *				"every=TRIGGER[,records=N] COUNTER...", as taken
  *
  * This file makes the directory, and the files of each named counter and
  * series for control.c; the files at the top are toplevel.c's. Read-only

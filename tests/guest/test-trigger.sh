@@ -26,9 +26,12 @@ dir=$(mktemp -d)
 touchpages $K "$dir" &
 pid=$!
 wait_file "$dir/ready"
-check trigger-add kw ok "add pf page-faults,pid=$pid,period=$N"
+# the trigger counts once the series is there: each of its overflows is
+# a record
+check trigger-add kw ok "add pf page-faults,pid=$pid,period=$N,disabled"
 check trigger-add-clock kw ok "add clk task-clock,pid=$pid"
 check series-add kw ok "series ev every=pf pf clk"
+check trigger-enable kw ok "enable pf"
 check series-spec grep -qx "every=pf pf clk" $S/ev/spec
 check series-listed grep -qx "series ev every=pf pf clk" $C
 before=$(value pf)
@@ -70,6 +73,10 @@ check refuse-del-trigger kw EBUSY "del pf"
 now=$(state)
 check nothing-left-by-refusals test "$now" = "$before"
 check del-series kw ok "del ev"
+# a trigger the series does not read is as busy
+check series-trigger-only kw ok "series ev2 every=pf clk"
+check refuse-del-trigger-only kw EBUSY "del pf"
+check del-series-trigger-only kw ok "del ev2"
 check del-trigger-after kw ok "del pf"
 kill -KILL $pid
 wait $pid
@@ -84,7 +91,8 @@ wait $pid
 # the host holds the vCPU's thread, so an overflow's skid is the host's
 # latency: milliseconds, more on a loaded host); what it holds past K
 # periods is that overflow's skid, noted. So there are no more records than
-# periods, and at least half as many, none dropped: a period makes no
+# periods, and at least a quarter as many (a quiet host records them all,
+# a loaded one about three in four), none dropped: a period makes no
 # record when its overflow's skid is a whole period, or when the process
 # leaves its CPU before the overflow's interrupt comes (the PMU driver
 # clears the overflow as it stops the counter). The PMU's interrupts are
@@ -147,7 +155,7 @@ else
 		{ v = $3 }' /tmp/cys
 	check cycles-records-per-period awk -v p=$P -v end=$end '
 		END { print NR " records of " end / p " periods";
-			exit (NR < 20 || NR < end / p / 2) }' /tmp/cys
+			exit (NR < 20 || NR < end / p / 4) }' /tmp/cys
 	check cycles-none-dropped grep -qx 0 $S/cy/dropped
 	check cycles-pmu-interrupts test $irqs -ge "$(wc -l </tmp/cy)"
 	nmi=$(sed -n 's/^\[[^]]*\] \(hw perfevents: enabled.*\)/\1/p' /tmp/boot-dmesg)
