@@ -13,8 +13,10 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/string.h>
 #ifdef CONFIG_X86
 #include <asm/apic.h>
@@ -617,6 +619,20 @@ static void trigger_under_hotplug(struct kunit *test)
 }
 
 /* What perfkmod_series_create() refuses of a trigger. */
+/* A refused series: -EINVAL, and no series reads its counters or trigger. */
+static void refused(struct kunit *test, struct perfkmod_series_config *cfg,
+		    const char *what)
+{
+	struct perfkmod_counter *t = cfg->trigger;
+
+	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(perfkmod_series_create(cfg)), -EINVAL,
+			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&cfg->counters[0]->series_users), 0,
+			    "%s", what);
+	if (!IS_ERR_OR_NULL(t))
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->series_users), 0, "%s", what);
+}
+
 static void bad_triggers(struct kunit *test)
 {
 	struct perfkmod_config task_cfg = {
@@ -631,29 +647,70 @@ static void bad_triggers(struct kunit *test)
 		.counters = &c,
 		.nr_counters = 1,
 	};
+	struct perfkmod_counter *task_trigger, *task_c;
+	struct task_struct *init;
 
-	/* one that does not sample */
 	cfg.trigger = c;
-	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
-	/* an interval besides */
+	refused(test, &cfg, "a trigger that does not sample");
 	cfg.trigger = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, NSEC_PER_MSEC);
 	cfg.interval_ns = NSEC_PER_MSEC;
-	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	refused(test, &cfg, "an interval besides");
 	cfg.interval_ns = 0;
-	/* a task's, for counters of all CPUs */
+	task_trigger = test_create(test, &task_cfg);
+	cfg.trigger = task_trigger;
+	refused(test, &cfg, "a task's trigger, for counters of all CPUs");
+	task_cfg.target = PERFKMOD_TARGET_CPU;
+	task_cfg.task = NULL;
+	task_cfg.cpu = raw_smp_processor_id();
 	cfg.trigger = test_create(test, &task_cfg);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	refused(test, &cfg, "one CPU's trigger, for counters of all CPUs");
 	cfg.trigger = ERR_PTR(-ENOENT);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
-	/* and neither trigger nor interval */
+	refused(test, &cfg, "an error for a trigger");
 	cfg.trigger = NULL;
-	KUNIT_EXPECT_EQ(test, PTR_ERR(perfkmod_series_create(&cfg)), -EINVAL);
+	refused(test, &cfg, "neither trigger nor interval");
+
+	/* for counters of this task: all CPUs', another task's, inherit */
+	task_cfg.target = PERFKMOD_TARGET_TASK;
+	task_cfg.task = current;
+	task_cfg.cpu = 0;
+	task_cfg.sample_period = 0;
+	task_c = test_create(test, &task_cfg);
+	cfg.counters = &task_c;
+	cfg.trigger = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, NSEC_PER_MSEC);
+	refused(test, &cfg, "an all-CPUs trigger, for a task's counters");
+	rcu_read_lock();
+	init = get_pid_task(find_vpid(1), PIDTYPE_PID);
+	rcu_read_unlock();
+	KUNIT_ASSERT_NOT_NULL(test, init);
+	task_cfg.task = init;
+	task_cfg.sample_period = NSEC_PER_MSEC;
+	cfg.trigger = test_create(test, &task_cfg);
+	put_task_struct(init);
+	refused(test, &cfg, "another task's trigger");
+	task_cfg.task = current;
+	task_cfg.inherit = true;
+	cfg.trigger = test_create(test, &task_cfg);
+	refused(test, &cfg, "an inherit trigger");
+}
+
+/* Counts the overflows of a counter. */
+static void count_overflows(const struct perfkmod_sample *sample,
+			    struct pt_regs *regs, void *context)
+{
+	atomic_inc(context);
+}
+
+static void unregister_cb(void *cb)
+{
+	perfkmod_callback_unregister(cb);
 }
 
 /*
  * The trigger released under its series (by its owner, another module in
  * life): the records stop, and what was recorded stays to be read; the
- * series is released after.
+ * series is released after. A clock of the same period with a callback
+ * that counts its overflows tells how long to wait: 20 of its overflows
+ * before the release (the trigger's as many, give or take), 20 after it.
  */
 static void trigger_released_under_series(struct kunit *test)
 {
@@ -663,23 +720,34 @@ static void trigger_released_under_series(struct kunit *test)
 		.sample_period = 100 * NSEC_PER_USEC,
 	};
 	struct perfkmod_counter *c = sw_counter(test, PERF_COUNT_SW_CPU_CLOCK, 0);
+	struct perfkmod_counter *clock = test_create(test, &cfg);
 	struct perfkmod_counter *trigger = perfkmod_counter_create(&cfg);
 	struct perfkmod_series_record *recs;
+	struct perfkmod_callback *cb;
 	struct perfkmod_series *s;
-	int cpu = raw_smp_processor_id(), n;
+	/* not on the stack: the callback goes at the case's end, after it */
+	static atomic_t ticks;
+	int cpu, n, left = 0, from;
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(trigger), "%pe", trigger);
 	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, recs);
+	atomic_set(&ticks, 0);
+	cb = perfkmod_callback_register(clock, count_overflows, &ticks,
+					PERFKMOD_DELIVER_DIRECT);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "%pe", cb);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_cb, cb), 0);
 	s = trigger_series(test, &c, 1, trigger, RECS);
-	KUNIT_EXPECT_TRUE(test, test_await(60, perfkmod_series_read(s, cpu, recs, 1) > 0 ||
-					   perfkmod_series_dropped(s)));
+	KUNIT_EXPECT_TRUE(test, test_await(60, atomic_read(&ticks) >= 20));
 	perfkmod_counter_release(trigger);
-	/* what is left, then nothing more while the CPU runs a while */
+	/* what was recorded is there to be read */
 	for_each_possible_cpu(cpu)
-		while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
-			;
-	busy_ms(5);
+		while ((n = perfkmod_series_read(s, cpu, recs, RECS)) > 0)
+			left += n;
+	KUNIT_EXPECT_GT(test, left + perfkmod_series_dropped(s), 0);
+	/* then nothing more, while the clock overflows 20 times */
+	from = atomic_read(&ticks);
+	KUNIT_EXPECT_TRUE(test, test_await(60, atomic_read(&ticks) >= from + 20));
 	for_each_possible_cpu(cpu) {
 		n = perfkmod_series_read(s, cpu, recs, RECS);
 		KUNIT_EXPECT_EQ_MSG(test, n, 0, "CPU %d recorded after the release", cpu);
