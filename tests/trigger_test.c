@@ -498,6 +498,8 @@ static void nest_pmu_unregister(void *unused)
 static void nest_nmi_unregister(void *unused)
 {
 	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test_nest");
+	WRITE_ONCE(nest_armed, false);
+	WRITE_ONCE(nest_pending, false);
 }
 
 /*
@@ -618,21 +620,31 @@ static void trigger_under_hotplug(struct kunit *test)
 	kunit_info(test, "%d hotplug cycles of CPU 1", cycles);
 }
 
-/* What perfkmod_series_create() refuses of a trigger. */
-/* A refused series: -EINVAL, and no series reads its counters or trigger. */
+/*
+ * A refused series: -EINVAL, and no series reads its counters or trigger
+ * (one made all the same is released).
+ */
 static void refused(struct kunit *test, struct perfkmod_series_config *cfg,
 		    const char *what)
 {
 	struct perfkmod_counter *t = cfg->trigger;
+	struct perfkmod_series *s = perfkmod_series_create(cfg);
 
-	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(perfkmod_series_create(cfg)), -EINVAL,
-			    "%s", what);
+	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(s), -EINVAL, "%s", what);
+	if (!IS_ERR(s))
+		perfkmod_series_release(s);
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&cfg->counters[0]->series_users), 0,
 			    "%s", what);
 	if (!IS_ERR_OR_NULL(t))
 		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->series_users), 0, "%s", what);
 }
 
+static void put_task(void *task)
+{
+	put_task_struct(task);
+}
+
+/* What perfkmod_series_create() refuses of a trigger. */
 static void bad_triggers(struct kunit *test)
 {
 	struct perfkmod_config task_cfg = {
@@ -682,10 +694,10 @@ static void bad_triggers(struct kunit *test)
 	init = get_pid_task(find_vpid(1), PIDTYPE_PID);
 	rcu_read_unlock();
 	KUNIT_ASSERT_NOT_NULL(test, init);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, put_task, init), 0);
 	task_cfg.task = init;
 	task_cfg.sample_period = NSEC_PER_MSEC;
 	cfg.trigger = test_create(test, &task_cfg);
-	put_task_struct(init);
 	refused(test, &cfg, "another task's trigger");
 	task_cfg.task = current;
 	task_cfg.inherit = true;
@@ -710,7 +722,8 @@ static void unregister_cb(void *cb)
  * life): the records stop, and what was recorded stays to be read; the
  * series is released after. A clock of the same period with a callback
  * that counts its overflows tells how long to wait: 20 of its overflows
- * before the release (the trigger's as many, give or take), 20 after it.
+ * from the series' start to the release (the trigger's as many, give or
+ * take), 20 after it.
  */
 static void trigger_released_under_series(struct kunit *test)
 {
@@ -738,7 +751,8 @@ static void trigger_released_under_series(struct kunit *test)
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "%pe", cb);
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, unregister_cb, cb), 0);
 	s = trigger_series(test, &c, 1, trigger, RECS);
-	KUNIT_EXPECT_TRUE(test, test_await(60, atomic_read(&ticks) >= 20));
+	from = atomic_read(&ticks);
+	KUNIT_EXPECT_TRUE(test, test_await(60, atomic_read(&ticks) >= from + 20));
 	perfkmod_counter_release(trigger);
 	/* what was recorded is there to be read */
 	for_each_possible_cpu(cpu)

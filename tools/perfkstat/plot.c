@@ -190,6 +190,9 @@ static void add_row(struct sums *s, int b, struct data *d, int k)
 {
 	int i, n = s->cap;
 
+	/* a negative count (a NAMEd counter reset) goes to the first */
+	if (b < 0)
+		b = 0;
 	if (b >= n) {
 		s->cap = 2 * n > b ? 2 * n : b + 1;
 		s->sum = xrealloc(s->sum, (size_t)s->cap * d->nev * sizeof(*s->sum));

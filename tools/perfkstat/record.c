@@ -340,7 +340,9 @@ static void deltas(struct prevs *prev, bool task, int *ncpus)
  * A symbol stands for the IPs from its address up to the next symbol's,
  * and no further than its text: the kernel's (up to _etext) or its
  * module's (/proc/modules: the module's base and size). An IP past that
- * (a module unloaded, code without symbols) is named by none.
+ * (a module unloaded, code without symbols) is named by none. Code that
+ * /proc/modules does not list (bpf programs, ftrace's and kprobes'
+ * trampolines) has no such bound: its symbols stand up to the next.
  */
 struct ksym {
 	u64 addr;
@@ -372,7 +374,8 @@ static u64 module_end(const char *modules, const char *name)
 			continue;
 		copy = xasprintf("%.*s", (int)strcspn(line, "\n"), line);
 		n = fields(copy, f, 6);
-		if (n == 6 && parse_u64(f[1], &size) && !strncmp(f[5], "0x", 2))
+		/* (a seventh field, the taints, is there for some) */
+		if (n >= 6 && parse_u64(f[1], &size) && !strncmp(f[5], "0x", 2))
 			end = strtoull(f[5] + 2, NULL, 16) + size;
 		free(copy);
 	}
@@ -572,7 +575,7 @@ static void trigger(const char *arg)
 	}
 	/* what perf's clocks take: an hrtimer of 10 us at the least */
 	if ((!strcmp(clock, "cpu-clock") || !strcmp(clock, "task-clock")) && period < 10000)
-		die("--every %s: perf's clocks overflow every 10us at the most", arg);
+		die("--every %s: perf's clocks take a period of 10us at least", arg);
 	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
 	memset(&ev[0], 0, sizeof(*ev));
@@ -629,7 +632,7 @@ int cmd_record(int argc, char **argv)
 	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
 	char overflows[24], throttled[24];
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
-	bool named_only = true, symbols = false;
+	bool symbols = false;
 	size_t from;
 	pid_t pid = 0, child;
 	char num[48];
@@ -669,7 +672,6 @@ int cmd_record(int argc, char **argv)
 				ev[nev].label = argv[++i];
 				ev[nev].mine = true;
 				nev++;
-				named_only = false;
 			}
 		} else if (!strcmp(a, "--every")) {
 			if (i + 1 >= argc || every_arg)
@@ -709,8 +711,6 @@ int cmd_record(int argc, char **argv)
 		ival = xasprintf("%sms", ival);
 	if (every_arg) {
 		trigger(every_arg);
-		/* the trigger is a temporary of the process's too */
-		named_only = false;
 		/* an -e of the trigger's event is its column */
 		for (i = 1; i < nev; i++) {
 			if (!ev[i].mine || strcmp(ev[i].label, ev[0].label))
@@ -741,7 +741,9 @@ int cmd_record(int argc, char **argv)
 		if (!parse_u64(pidarg, &v) || !v || v > INT32_MAX || kill((pid_t)v, 0) < 0)
 			die("-p %s: no such process", pidarg);
 		pid = (pid_t)v;
-		if (named_only)
+		for (i = 0; i < nev && ev[i].mine; i++)
+			;
+		if (i < nev)
 			die("-p: NAMEd counters are not the process's: name events with -e");
 	}
 	if (out) {
@@ -887,9 +889,9 @@ int cmd_record(int argc, char **argv)
 	for (i = 0; i < nev; i++) {
 		if (!ev[i].mine)
 			continue;
+		/* one deleted by hand is said; what was recorded is written */
 		cmd = xasprintf("disable %s", ev[i].name);
-		if (ctl(cmd, false))
-			exit(1);
+		ctl(cmd, false);
 		free(cmd);
 	}
 	drain();
