@@ -41,6 +41,8 @@ struct event {
 static struct event *ev;
 static int nev;
 static char *records_path;
+/* --symbols: a column naming each kernel IP */
+static bool symbols;
 /* an event-driven series: ev[0] is its trigger, a record has 4 fields more */
 static bool every;
 
@@ -383,23 +385,42 @@ static u64 module_end(const char *modules, const char *name)
 }
 
 /*
- * load_ksyms: the text symbols, sorted, with their limits (anew: a module
- * loaded since is in); dies without their addresses
+ * ksyms_shown: /proc/kallsyms gives the text symbols' addresses (to root,
+ * kptr_restrict < 2), as its first one says (the per-CPU symbols before
+ * it are at 0 either way)
+ */
+static bool ksyms_shown(void)
+{
+	char line[1024], type;
+	unsigned long long addr;
+	bool shown = false;
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		die("--symbols: /proc/kallsyms: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c", &addr, &type) == 2 && strchr("tT", type)) {
+			shown = addr != 0;
+			break;
+		}
+	}
+	fclose(f);
+	return shown;
+}
+
+/*
+ * load_ksyms: the text symbols, sorted, with their limits. A module's
+ * symbols stand together in /proc/kallsyms: its end is looked up once.
  */
 static void load_ksyms(void)
 {
 	struct sbuf sb = { 0 }, mods = { 0 };
-	char *text, *line, *f[4];
-	u64 etext = UINT64_MAX;
+	char *text, *line, *f[4], *mod = NULL;
+	u64 etext = UINT64_MAX, end = 0;
 	size_t cap = 0, k;
-	bool any = false;
 	int n;
 
-	for (k = 0; k < nksyms; k++)
-		free(ksyms[k].name);
-	free(ksyms);
-	ksyms = NULL;
-	nksyms = 0;
 	if (read_all("/proc/kallsyms", &sb) < 0)
 		die("--symbols: /proc/kallsyms: %s", strerror(errno));
 	/* without /proc/modules, a module's symbols have no limit */
@@ -415,23 +436,24 @@ static void load_ksyms(void)
 			ksyms = xrealloc(ksyms, cap * sizeof(*ksyms));
 		}
 		ksyms[nksyms].addr = strtoull(f[0], NULL, 16);
-		any |= ksyms[nksyms].addr != 0;
 		if (n == 3 && !strcmp(f[2], "_etext"))
 			etext = ksyms[nksyms].addr;
-		ksyms[nksyms].limit = n > 3 ? module_end(mods.buf, f[3]) : 0;
+		if (n > 3 && (!mod || strcmp(mod, f[3]))) {
+			free(mod);
+			mod = xstrdup(f[3]);
+			end = module_end(mods.buf, mod);
+		}
+		/* the kernel's own: _etext, once it is known */
+		ksyms[nksyms].limit = n == 3 ? 0 : end ? end : UINT64_MAX;
 		ksyms[nksyms++].name = n > 3 ? xasprintf("%s %s", f[2], f[3]) :
 			xstrdup(f[2]);
 	}
+	free(mod);
 	sb_free(&sb);
 	sb_free(&mods);
-	if (!any)
-		die("--symbols: /proc/kallsyms shows no addresses (root, kptr_restrict < 2)");
-	for (k = 0; k < nksyms; k++) {
-		if (strchr(ksyms[k].name, ' '))
-			ksyms[k].limit = ksyms[k].limit ? ksyms[k].limit : UINT64_MAX;
-		else
+	for (k = 0; k < nksyms; k++)
+		if (!ksyms[k].limit)
 			ksyms[k].limit = etext;
-	}
 	qsort(ksyms, nksyms, sizeof(*ksyms), by_addr);
 }
 
@@ -499,7 +521,7 @@ static void write_csv(FILE *f)
 	for (i = 0; i < nev; i++)
 		csv_field(f, ev[i].label);
 	if (every)
-		fputs(ksyms ? ",ip,pid,tid,mode,symbol" : ",ip,pid,tid,mode", f);
+		fputs(symbols ? ",ip,pid,tid,mode,symbol" : ",ip,pid,tid,mode", f);
 	fputc('\n', f);
 	t0 = rows.n ? row_at(0)->time : 0;
 	for (k = 0; k < rows.n; k++) {
@@ -515,7 +537,7 @@ static void write_csv(FILE *f)
 		if (every)
 			fprintf(f, ",0x%llx,%u,%u,%s", (unsigned long long)r->ip, r->pid,
 				r->tid, r->user ? "user" : "kernel");
-		if (every && ksyms) {
+		if (every && symbols) {
 			if (r->user)
 				fputc(',', f);
 			else
@@ -555,26 +577,28 @@ static void trigger(const char *arg)
 {
 	const char *colon = strrchr(arg, ':'), *n = colon ? colon + 1 : "";
 	char *spec = xasprintf("%.*s", colon ? (int)(colon - arg) : 0, arg);
-	char *wrap = xasprintf(",%s,", spec), *clock;
+	char *wrap = xasprintf(",%s,", spec);
 	size_t len = strcspn(spec, ":,/");
+	/* perf's clocks, which count nanoseconds */
+	bool clock = (len == 9 && !strncmp(spec, "cpu-clock", 9)) ||
+		     (len == 10 && !strncmp(spec, "task-clock", 10));
 	u64 period;
 
 	if (!*spec || !*n)
 		die("--every takes EVENT:N (instructions:1000000, page-faults:100, cpu-clock:1ms)");
 	if (strstr(wrap, ",period=") || strstr(wrap, ",freq="))
 		die("--every %s: N is the period (no period=, no freq=)", arg);
-	clock = xasprintf("%.*s", (int)len, spec);
 	if (all_digits(n)) {
 		if (!parse_u64(n, &period) || !period || period > INT64_MAX)
 			die("--every %s: N is a count from 1 to 2^63-1", arg);
 	} else if (!duration_ns(n, &period) || !period || period > INT64_MAX) {
 		die("--every %s: N is a count, or for cpu-clock and task-clock a duration (1ms)",
 		    arg);
-	} else if (strcmp(clock, "cpu-clock") && strcmp(clock, "task-clock")) {
+	} else if (!clock) {
 		die("--every %s: a duration is for cpu-clock and task-clock; give a count", arg);
 	}
 	/* what perf's clocks take: an hrtimer of 10 us at the least */
-	if ((!strcmp(clock, "cpu-clock") || !strcmp(clock, "task-clock")) && period < 10000)
+	if (clock && period < 10000)
 		die("--every %s: perf's clocks take a period of 10us at least", arg);
 	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
@@ -585,7 +609,6 @@ static void trigger(const char *arg)
 	ev[0].mine = true;
 	nev++;
 	every = true;
-	free(clock);
 	free(wrap);
 }
 
@@ -632,7 +655,6 @@ int cmd_record(int argc, char **argv)
 	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
 	char overflows[24], throttled[24];
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
-	bool symbols = false;
 	size_t from;
 	pid_t pid = 0, child;
 	char num[48];
@@ -755,9 +777,9 @@ int cmd_record(int argc, char **argv)
 		free(dir);
 	}
 	need_dir();
-	/* here too: without addresses, no recording for nothing */
-	if (symbols)
-		load_ksyms();
+	/* without addresses, no recording for nothing */
+	if (symbols && !ksyms_shown())
+		die("--symbols: /proc/kallsyms shows no addresses (root, kptr_restrict < 2)");
 	/* the rings hold a second of intervals: the drains come every 0.2 s */
 	if (!duration_ns(ival, &ns))
 		ns = 0;
@@ -940,7 +962,7 @@ int cmd_record(int argc, char **argv)
 	if (every)
 		trigger_stats(overflows, throttled, sizeof(overflows));
 	release();
-	/* anew, with the modules COMMAND loaded */
+	/* once the recording is done: the modules COMMAND loaded are in */
 	if (symbols)
 		load_ksyms();
 
