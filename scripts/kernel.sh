@@ -228,14 +228,18 @@ distro_lane() {
 
 # apt-get and apt-cache on perfkmod's own list of Debian's suites, for
 # both architectures, in $cache/apt: the machine's sources and package
-# state are left alone. The lists are fetched again once a day.
+# state are left alone. The lists are fetched again once a day, or now
+# with "apt_private now". PERFKMOD_APT_SOURCES, a sources.list, replaces
+# Debian's suites (the harness's own test of deb_lane() serves its
+# packages from a directory).
 apt_private() {
 	local dir=$cache/apt suite url
 
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
-	if [ ! -f "$dir/sources.list" ] ||
-		[ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
-		: >"$dir/sources.list.tmp"
+	: >"$dir/sources.list.tmp"
+	if [ -n "${PERFKMOD_APT_SOURCES:-}" ]; then
+		cat "$PERFKMOD_APT_SOURCES" >"$dir/sources.list.tmp"
+	else
 		for suite in bullseye bullseye-security bookworm bookworm-security \
 			bookworm-backports; do
 			url=http://deb.debian.org/debian
@@ -243,10 +247,15 @@ apt_private() {
 			echo "deb [arch=amd64,arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $suite main" \
 				>>"$dir/sources.list.tmp"
 		done
+	fi
+	if [ "${1:-}" = now ] || ! cmp -s "$dir/sources.list.tmp" "$dir/sources.list" ||
+		[ -z "$(find "$dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
 		mv "$dir/sources.list.tmp" "$dir/sources.list"
 		log "apt-get update of perfkmod's own suite list ($dir)"
-		apt-get "${apt_opts[@]}" update -q >&2
+		apt-get "${apt_opts[@]}" update -q >&2 ||
+			die "$lane: apt-get update of $dir/sources.list failed"
 	fi
+	rm -f "$dir/sources.list.tmp"
 }
 apt_opts=(-o "Dir::Etc::sourcelist=$cache/apt/sources.list"
 	-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$cache/apt/lists"
@@ -261,56 +270,137 @@ depends() {
 		awk '/^Depends: / && !n++ { sub(/^Depends: /, ""); print }'
 }
 
+# versions PACKAGE: the versions Debian's archive has of PACKAGE (NAME or
+# NAME:ARCH), newest first
+versions() {
+	apt-cache "${apt_opts[@]}" madison "$1" |
+		awk -F' *[|] *' '{ print $2 }' | sort -rVu
+}
+
+# satisfies VERSION RELATION: VERSION meets RELATION ("" or "OP VERSION")
+satisfies() {
+	[ -z "$2" ] || dpkg --compare-versions "$1" $2
+}
+
+# installed PACKAGE RELATION: the version of PACKAGE (NAME or NAME:ARCH)
+# installed on this machine when it meets RELATION
+installed() {
+	local v
+
+	v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' "$1" 2>/dev/null) ||
+		return 1
+	[ "${v%% *}" = installed ] && satisfies "${v#* }" "$2" && echo "${v#* }"
+}
+
+# fetch ROOT PACKAGE RELATION: PACKAGE (NAME or NAME:ARCH) at the version
+# apt would take for "PACKAGE (RELATION)" into the tree ROOT: the one
+# installed here when it meets RELATION (its files, as dpkg lists them),
+# else the newest of Debian's archive that does. Each .deb fetched is kept
+# in $cache/apt/archives, where a later fetch of the same version finds
+# it: the archive may have dropped it by then. Fails saying what the
+# archive lacks and what to run.
+fetch() {
+	local root=$1 pkg=$2 rel=$3 v f have
+
+	if v=$(installed "$pkg" "$rel"); then
+		log "$pkg $v: this machine's"
+		# its files, not its directories: those come as the files'
+		# parents (a path dpkg lists may be gone: path-exclude)
+		dpkg-query -L "$pkg" | while IFS= read -r f; do
+			if [ -L "$f" ] || { [ -e "$f" ] && [ ! -d "$f" ]; }; then
+				echo "${f#/}"
+			fi
+		done | tar -C / -c --verbatim-files-from -T - | tar -C "$root" -x ||
+			die "$lane: cannot copy this machine's $pkg $v into $root"
+		return
+	fi
+	have=$(versions "$pkg")
+	for v in $have; do
+		satisfies "$v" "$rel" || continue
+		# apt's file name: NAME_VERSION_ARCH.deb, the epoch's colon %3a
+		f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb 2>/dev/null | head -1)
+		if [ -z "$f" ]; then
+			log "fetching $pkg $v"
+			(cd "$cache/apt/archives" &&
+				apt-get "${apt_opts[@]}" download -q "$pkg=$v" >&2) ||
+				die "$lane: Debian's archive lists $pkg $v but did not give it;" \
+					"its lists may be stale: rm -r $cache/apt/lists and run again"
+			f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb | head -1)
+		fi
+		dpkg-deb -x "$f" "$root" || die "$lane: cannot extract $f"
+		return
+	done
+	die "$lane: Debian's archive has no $pkg${rel:+ ($rel)}" \
+		"(it has: ${have:-none}; installed here: none that fits)." \
+		"Its lists are fetched again once a day; to do so now:" \
+		"rm -r $cache/apt/lists and run again"
+}
+
 # deb_lane DEBARCH VERSION-GLOB: the newest kernel of the suites in
 # apt_private() for DEBARCH whose version matches the glob (the
-# linux-headers-DEBARCH meta package says which): its unsigned image, headers, the
-# headers' common part and the kbuild programs (this machine's
-# architecture: amd64), extracted into the cache as a root tree. The
-# headers' Makefile names the common part by its absolute /usr/src path:
-# pointed at the extracted one. A compiler the headers name that this
-# Debian lacks (5.10 is built with gcc-10, gone from Debian 12) is given
-# by a directory for PATH with the name linked to this Debian's gcc: modules
-# built by a newer gcc load and run (perf's and the module ABI do not
-# depend on it), and DKMS builds through the same PATH.
+# linux-headers-DEBARCH meta package says which): its unsigned image, its
+# headers, and what the headers depend on of the headers' common part and
+# the kbuild programs (this machine's architecture: amd64), each at the
+# version apt would take (fetch()), extracted into the cache as a root
+# tree. The image is the headers' version where the archive has it, else
+# its newest of the same ABI, which modules built against the headers
+# load into. The headers' Makefile names the common part by its absolute
+# /usr/src path: pointed at the extracted one. A compiler the headers name
+# that this Debian lacks (5.10 is built with gcc-10, gone from Debian 12)
+# is given by a directory for PATH with the name linked to this Debian's
+# gcc: modules built by a newer gcc load and run (perf's and the module
+# ABI do not depend on it), and DKMS builds through the same PATH.
 deb_lane() {
-	local arch=$1 glob=$2 ver kver dir hdr p pkgs=() qarch image cc
+	local arch=$1 glob=$2 ver kver dir hdr rel name v image cc qarch old
 	local cross='' bin=''
 
+	# one apt at a time on $cache/apt: two lanes fetch at once
+	exec 7>"$cache/.lock-apt"
+	flock 7
 	apt_private
-	ver=$(apt-cache "${apt_opts[@]}" madison "linux-headers-$arch:$arch" |
-		awk -F' *[|] *' '{ print $2 }' | sort -V |
-		while read -r v; do
-			# shellcheck disable=SC2053 # a glob on purpose
-			if [[ $v == $glob ]]; then echo "$v"; fi
-		done | tail -1)
+	ver=$(versions "linux-headers-$arch:$arch" | while read -r v; do
+		# shellcheck disable=SC2053 # a glob on purpose
+		if [[ $v == $glob ]]; then echo "$v"; fi
+	done | sed -n 1p)
 	[ -n "$ver" ] || die "$lane: no linux-headers-$arch $glob in Debian's archive"
 	kver=$(depends "linux-headers-$arch:$arch=$ver" |
 		sed -n 's/^linux-headers-\([^ ]*\) .*/\1/p')
 	[ -n "$kver" ] || die "$lane: which kernel linux-headers-$arch $ver is"
 	dir=$cache/deb/$lane/${kver}_${ver//[^A-Za-z0-9.+-]/_}
 	hdr=$dir/root/usr/src/linux-headers-$kver
-	if [ ! -f "$dir/.perfkmod-extracted" ]; then
+	if [ ! -f "$dir/.perfkmod-extracted" ] && ! (
 		log "fetching Debian's linux-image-$kver-unsigned $ver ($arch)"
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		pkgs=("linux-image-$kver-unsigned:$arch=$ver"
-			"linux-headers-$kver:$arch=$ver")
+		rm -rf "$dir" && mkdir -p "$dir/root" || exit 1
+		v="= $ver"
+		versions "linux-image-$kver-unsigned:$arch" | grep -qxF "$ver" || v=
+		fetch "$dir/root" "linux-image-$kver-unsigned:$arch" "$v"
+		fetch "$dir/root" "linux-headers-$kver:$arch" "= $ver"
 		# the headers' common part and kbuild, as the headers name them
-		for p in $(depends "linux-headers-$kver:$arch=$ver" | tr ',' '\n' |
-			sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p'); do
-			case $p in
-			linux-kbuild-*) pkgs+=("$p:amd64=$ver") ;;
-			*) pkgs+=("$p=$ver") ;;
-			esac
-		done
-		(cd "$dir" && apt-get "${apt_opts[@]}" download -q "${pkgs[@]}" >&2)
-		for f in "$dir"/*.deb; do
-			dpkg-deb -x "$f" "$dir/root"
-		done
-		rm -f "$dir"/*.deb
-		sed -i "s#^include /usr/src/#include $dir/root/usr/src/#" "$hdr/Makefile"
-		touch "$dir/.perfkmod-extracted"
+		depends "linux-headers-$kver:$arch=$ver" | tr ',' '\n' |
+			sed -n 's/^ *\(linux-\(headers\|kbuild\)-[^ ]*\) *\(([^)]*)\)\{0,1\} *$/\1 \3/p' |
+			while read -r name rel; do
+				rel=${rel#(}
+				rel=${rel%)}
+				case $name in linux-kbuild-*) name=$name:amd64 ;; esac
+				fetch "$dir/root" "$name" "$rel"
+			done || exit 1
+		# (set -e does not hold in this condition: each step checks)
+		sed -i "s#^include /usr/src/#include $dir/root/usr/src/#" \
+			"$hdr/Makefile" && touch "$dir/.perfkmod-extracted"
+	); then
+		# a kernel of this lane fetched before serves while the archive
+		# cannot give the newest
+		old=$(ls -d "$cache/deb/$lane"/*/.perfkmod-extracted 2>/dev/null |
+			sort -V | tail -1)
+		[ -n "$old" ] || die "$lane: no kernel (see above)"
+		rm -rf "$dir"
+		dir=${old%/.perfkmod-extracted}
+		kver=${dir##*/}
+		kver=${kver%%_*}
+		hdr=$dir/root/usr/src/linux-headers-$kver
+		log "$lane: Debian's $ver cannot be had; the cached $dir serves"
 	fi
+	exec 7>&-
 	prune "$dir" "$cache/deb/$lane"/*
 	image=$dir/root/boot/vmlinuz-$kver
 	if [ ! -f "$image" ] || [ ! -f "$hdr/Makefile" ]; then
