@@ -297,8 +297,9 @@ installed() {
 # installed here when it meets RELATION (its files, as dpkg lists them),
 # else the newest of Debian's archive that does. Each .deb fetched is kept
 # in $cache/apt/archives, where a later fetch of the same version finds
-# it: the archive may have dropped it by then. Fails saying what the
-# archive lacks and what to run.
+# it: the archive may have dropped it by then. Lists that name a version
+# the archive no longer gives are fetched again, once. Fails saying what
+# the archive lacks and what to run.
 fetch() {
 	local root=$1 pkg=$2 rel=$3 v f have
 
@@ -314,17 +315,23 @@ fetch() {
 			die "$lane: cannot copy this machine's $pkg $v into $root"
 		return
 	fi
-	have=$(versions "$pkg")
+	have=$(versions "$pkg" | paste -sd' ')
 	for v in $have; do
 		satisfies "$v" "$rel" || continue
 		# apt's file name: NAME_VERSION_ARCH.deb, the epoch's colon %3a
 		f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb 2>/dev/null | head -1)
 		if [ -z "$f" ]; then
 			log "fetching $pkg $v"
-			(cd "$cache/apt/archives" &&
-				apt-get "${apt_opts[@]}" download -q "$pkg=$v" >&2) ||
-				die "$lane: Debian's archive lists $pkg $v but did not give it;" \
-					"its lists may be stale: rm -r $cache/apt/lists and run again"
+			if ! (cd "$cache/apt/archives" &&
+				apt-get "${apt_opts[@]}" download -q "$pkg=$v" >&2); then
+				# lists older than the archive: once more on new ones
+				[ -z "${fresh_lists:-}" ] ||
+					die "$lane: Debian's archive lists $pkg $v but does not give it"
+				fresh_lists=1
+				apt_private now
+				fetch "$@"
+				return
+			fi
 			f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb | head -1)
 		fi
 		dpkg-deb -x "$f" "$root" || die "$lane: cannot extract $f"
@@ -391,7 +398,7 @@ deb_lane() {
 		# a kernel of this lane fetched before serves while the archive
 		# cannot give the newest
 		old=$(ls -d "$cache/deb/$lane"/*/.perfkmod-extracted 2>/dev/null |
-			sort -V | tail -1)
+			sort -V | tail -1) || true
 		[ -n "$old" ] || die "$lane: no kernel (see above)"
 		rm -rf "$dir"
 		dir=${old%/.perfkmod-extracted}

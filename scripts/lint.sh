@@ -26,6 +26,9 @@
 #                the perfkstat gate): gnuplot's SVG is well-formed XML,
 #                with a line drawn per event, titled by it; the CSVs read
 #                by Python's strict csv reader
+#   deb-lane     tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
+#                kernel packages as apt would from an archive that moves
+#                (a private apt source of made-up packages)
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -196,6 +199,15 @@ EOF
 }
 out=$(plot_check tests/record.csv; plot_check tests/record-every.csv -x cycles)
 gate plot "$out"
+
+# the harness against an archive that moves: its failed cases
+r=$(tests/host/deb-lane.sh 2>&1)
+rc=$?
+out=$(echo "$r" | sed -n '/^not ok /,/^ok /{/^ok /!p}')
+# failing without a failed case, or passing none, fails too
+[ $rc != 0 ] || [ -n "$out" ] || echo "$r" | grep -q "^ok " || rc=1
+[ $rc = 0 ] || [ -n "$out" ] || out=$r
+gate deb-lane "$out"
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.
