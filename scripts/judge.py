@@ -18,9 +18,10 @@ What only perfkmod needs is judged here on top:
   runs here, from PERFKMOD_PERF_TESTS): a case the host rejects is failed,
   not passed;
 - every kernel report (BUG, WARNING, Oops, KASAN, lockdep, kmemleak,
-  stalls), each one more failure. A KCSAN data race counts only when
-  perfkmod's code makes one of its accesses, or runs in the context of
-  each (kcsan_in_perfkmod); the kernel's own races are listed, not counted;
+  stalls), each one more failure. A KCSAN data race counts only when one
+  of its accesses is perfkmod's code or the memory is perfkmod's
+  (kcsan_in_perfkmod); a race between two accesses of the kernel's own
+  code is listed with its stacks, not counted;
 - a guest watchdog that stops a hung test says why ("# PERFKMOD-ABORT
   WHY", before it dumps the blocked tasks and ends the VM): that reason and
   the tasks the dump shows blocked are what the crash reports.
@@ -76,42 +77,71 @@ JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 # The line that opens one access of a KCSAN report, its stack after it:
 # "write to 0x... of 8 bytes by interrupt on cpu 1:", "read (marked) to
 # ...", "race at unknown origin, with read to ...".
-KCSAN_ACCESS = re.compile(r"\bto 0x[0-9a-f]+ of \d+ bytes by .*:$")
+KCSAN_ACCESS = re.compile(r"\bto (0x[0-9a-f]+) of \d+ bytes by .*:$")
 # The first frame of an interrupt or exception entry: the frames below it
 # are the interrupted context's, not the access's.
 ENTRY_FRAME = re.compile(r"^\s*(asm_|el1h_64_|el0t_64_)")
+# The kernel's library functions that act on the memory their caller
+# passes and nothing else (out of line, as inlined helpers are not): the
+# access is their caller's.
+LIBRARY_FRAME = re.compile(
+    r"^\s*(mem(set|cpy|move|cmp|chr)|str\w+|__list_\w+|__hlist_\w+"
+    r"|__?bitmap_\w+|_?find_\w*bit\w*|v?s?n?printf|kstrto\w+|sort\w*)\+0x")
+# x86_64's module area (MODULES_VADDR, the end of the kernel image's 512
+# MiB or 1 GiB, up to MODULES_END): a module's static memory. In the
+# guests the modules there are perfkmod's, its tests' and its clients'
+# (and KUnit's).
+MODULE_AREA = (0xffffffffa0000000, 0xffffffffff000000)
+
+
+def perfkmod_frame(frame):
+    return "[perfkmod" in frame
 
 
 def kcsan_in_perfkmod(block):
     """Whether a KCSAN report (its lines) is a data race of perfkmod's.
 
-    It is when a perfkmod module's function makes one of the accesses
-    (its top frame: inlined helpers count as the caller), or when each
-    access's own context (its frames up to an interrupt entry) runs
-    perfkmod code. A race inside the kernel that perfkmod's code merely
-    called into on one side is the kernel's (e.g. hrtimer_wakeup in an
-    interrupt against schedule_hrtimeout in a KUnit thread's
-    usleep_range: the interrupt is no context of perfkmod's).
+    It is when either access is perfkmod's: its function is a perfkmod
+    module's (inlined helpers count as the caller, and so do the kernel's
+    library functions that act on the memory the caller passes, such as
+    memcpy or list debugging); or when the memory is perfkmod's (a
+    module's static memory); or when both accesses are the kernel's
+    within one kernel function that perfkmod's code entered on both sides
+    (perfkmod drove both through one API at one object, as two
+    hrtimer_start() of one timer at once). A race between two accesses of
+    the kernel's own code otherwise is the kernel's, even where perfkmod's
+    code called into it (d_invalidate() in a debugfs_remove() of
+    perfkmod's against debugfs_file_get() in a read of the file).
     """
-    stacks, frames = [], None
+    stacks, frames, addrs = [], None, []
     for b in block:
-        if KCSAN_ACCESS.search(b):
+        m = KCSAN_ACCESS.search(b)
+        if m:
             frames = []
             stacks.append(frames)
+            addrs.append(int(m.group(1), 16))
         elif frames is not None:
             if not b.strip():
                 frames = None
             elif ENTRY_FRAME.match(b):
-                frames.append(b)
                 frames = None
             else:
                 frames.append(b)
     if not stacks:
         # a report this parser does not know: perfkmod anywhere in it
-        return any("[perfkmod" in b for b in block)
-    if any(f and "[perfkmod" in f[0] for f in stacks):
+        return any(perfkmod_frame(b) for b in block)
+    if any(MODULE_AREA[0] <= a < MODULE_AREA[1] for a in addrs):
         return True
-    return all(any("[perfkmod" in x for x in f) for f in stacks)
+    entered = []
+    for f in stacks:
+        own = [x for x in f if not LIBRARY_FRAME.match(x)]
+        if own and perfkmod_frame(own[0]):
+            return True
+        # the kernel function perfkmod's code called on this side
+        i = next((i for i, x in enumerate(f) if perfkmod_frame(x)), None)
+        entered.append(f[i - 1].split("+")[0].strip() if i else None)
+    return len(entered) == 2 and entered[0] is not None and \
+        entered[0] == entered[1]
 
 
 def check_json(text):
@@ -347,9 +377,9 @@ def judge(lane, lines, counts):
             diag.append(line.strip())
             continue
         if "BUG: KCSAN:" in line:
-            # a data race counts against perfkmod when perfkmod's code
-            # makes one of the accesses, or both sides are perfkmod's
-            # (kcsan_in_perfkmod); others are the kernel's, only listed
+            # a data race counts against perfkmod when one access or the
+            # memory is perfkmod's (kcsan_in_perfkmod); others are the
+            # kernel's, listed with their stacks
             block = []
             for raw_next in lines[i:i + 60]:
                 block.append(TIMESTAMP.sub("", raw_next.rstrip()))
@@ -360,7 +390,7 @@ def judge(lane, lines, counts):
                 problems.append("KCSAN report in perfkmod:\n    " +
                                 "\n    ".join(block))
             else:
-                races.append(line.strip())
+                races.append("\n    ".join(block))
             continue
         if REPORTS.search(line):
             extra += 1

@@ -29,6 +29,9 @@
 #   deb-lane     tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
 #                kernel packages as apt would from an archive that moves
 #                (a private apt source of made-up packages)
+#   kcsan-rule   tests/host/judge-kcsan.py: scripts/judge.py counts a
+#                KCSAN report when an access or the memory is perfkmod's,
+#                lists one of the kernel's own
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -200,14 +203,22 @@ EOF
 out=$(plot_check tests/record.csv; plot_check tests/record-every.csv -x cycles)
 gate plot "$out"
 
-# the harness against an archive that moves: its failed cases
-r=$(tests/host/deb-lane.sh 2>&1)
-rc=$?
-out=$(echo "$r" | sed -n '/^not ok /,/^ok /{/^ok /!p}')
-# failing without a failed case, or passing none, fails too
-[ $rc != 0 ] || [ -n "$out" ] || echo "$r" | grep -q "^ok " || rc=1
-[ $rc = 0 ] || [ -n "$out" ] || out=$r
-gate deb-lane "$out"
+# host_test NAME COMMAND: a test of the harness's own, which prints "ok
+# CASE" or "not ok CASE" and its reason a case: a gate of its failed
+# cases. Failing without a failed case, or passing none, fails too.
+host_test() {
+	local name=$1 r rc
+
+	shift
+	r=$("$@" 2>&1)
+	rc=$?
+	out=$(echo "$r" | sed -n '/^not ok /,/^ok /{/^ok /!p}')
+	[ $rc != 0 ] || [ -n "$out" ] || echo "$r" | grep -q "^ok " || rc=1
+	[ $rc = 0 ] || [ -n "$out" ] || out=$r
+	gate "$name" "$out"
+}
+host_test deb-lane tests/host/deb-lane.sh
+host_test kcsan-rule tests/host/judge-kcsan.py
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.
