@@ -148,6 +148,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	struct perfkmod_counter *c;
 	int err;
 
+	if (perfkmod_refuse_atomic())
+		return ERR_PTR(-EDEADLK);
 	err = check_config(config);
 	if (err)
 		return ERR_PTR(err);
@@ -198,10 +200,8 @@ err_free:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
-void perfkmod_counter_release(struct perfkmod_counter *c)
+static void release_now(struct perfkmod_counter *c)
 {
-	if (IS_ERR_OR_NULL(c))
-		return;
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
 	perfkmod_unlist_counter(c);
@@ -233,6 +233,33 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	mutex_destroy(&c->lock);
 	mutex_destroy(&c->sync_lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
+}
+
+static void release_work(struct work_struct *work)
+{
+	release_now(container_of(work, struct perfkmod_counter, release_work));
+}
+
+void perfkmod_counter_release(struct perfkmod_counter *c)
+{
+	if (IS_ERR_OR_NULL(c) || perfkmod_refuse_atomic())
+		return;
+	if (perfkmod_in_process_delivery()) {
+		/*
+		 * The release waits for the counter's deliveries and those
+		 * of its callbacks, which may be this one, or one waiting for
+		 * it (see perfkmod_callback_unregister()): in
+		 * perfkmod_reap_wq. The owner's module going away finds it
+		 * no more; nothing is delivered from now on.
+		 */
+		perfkmod_unlist_counter(c);
+		if (perfkmod_config_samples(&c->config))
+			perfkmod_overflow_counter_mute(c);
+		INIT_WORK(&c->release_work, release_work);
+		queue_work(perfkmod_reap_wq, &c->release_work);
+		return;
+	}
+	release_now(c);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_release);
 
@@ -293,12 +320,16 @@ static void enable_with_limit(struct perfkmod_counter *c, int limit)
 
 void perfkmod_counter_enable(struct perfkmod_counter *c)
 {
+	if (perfkmod_refuse_atomic())
+		return;
 	enable_with_limit(c, -1);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_enable);
 
 int perfkmod_counter_refresh(struct perfkmod_counter *c, unsigned int n)
 {
+	if (perfkmod_refuse_atomic())
+		return -EDEADLK;
 	if (!perfkmod_config_samples(&c->config) || !n)
 		return -EINVAL;
 	enable_with_limit(c, min_t(unsigned int, n, INT_MAX));
@@ -331,6 +362,8 @@ static void stop_work(struct work_struct *work)
 
 void perfkmod_counter_disable(struct perfkmod_counter *c)
 {
+	if (perfkmod_refuse_atomic())
+		return;
 	mutex_lock(&c->lock);
 	WRITE_ONCE(c->enabled, false);
 	apply_to_events(c, perf_event_disable);
@@ -343,6 +376,8 @@ void perfkmod_counter_reset(struct perfkmod_counter *c)
 	struct perfkmod_value val = {};
 	int cpu;
 
+	if (perfkmod_refuse_atomic())
+		return;
 	mutex_lock(&c->lock);
 	if (!perfkmod_per_cpu(c)) {
 		perfkmod_add_event_value(c->event, &val);
@@ -384,6 +419,10 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 	u64 base;
 	int cpu;
 
+	if (perfkmod_refuse_atomic()) {
+		memset(val, 0, sizeof(*val));
+		return;
+	}
 	if (c->config.target == PERFKMOD_TARGET_CPU) {
 		/* its one CPU; the lock keeps hotplug from swapping the event */
 		mutex_lock(&c->lock);
@@ -416,6 +455,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_read);
 int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 			      struct perfkmod_value *val)
 {
+	if (perfkmod_refuse_atomic())
+		return -EDEADLK;
 	if (c->config.target != PERFKMOD_TARGET_ALL_CPUS || cpu < 0 ||
 	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
@@ -484,6 +525,8 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	u64 freq;
 	int cpu, err = 0;
 
+	if (perfkmod_refuse_atomic())
+		return -EDEADLK;
 	/* refused here whether or not an event is live to ask perf */
 	if (!perfkmod_config_samples(&c->config) || !value)
 		return -EINVAL;
@@ -559,6 +602,8 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 
 	if (!perfkmod_per_cpu(c))
 		return event_state(c->event);
+	if (perfkmod_refuse_atomic())
+		return PERFKMOD_STATE_ERROR;
 
 	mutex_lock(&c->lock);
 	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
@@ -603,6 +648,7 @@ static const struct {
 	{ -EACCES, "not permitted" },
 	{ -EPERM, "not permitted" },
 	{ -ENODATA, "this CPU has no event: perf refused it when the CPU came online" },
+	{ -EDEADLK, "it may sleep: not in a direct or IRQ callback, nor atomic" },
 };
 
 const char *perfkmod_strerror(int err)

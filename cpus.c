@@ -64,7 +64,8 @@ void perfkmod_list_task_counter(struct perfkmod_counter *c)
 void perfkmod_unlist_counter(struct perfkmod_counter *c)
 {
 	mutex_lock(&perfkmod_counters_mutex);
-	list_del(&c->all);
+	/* a release handed on from a callback unlists it twice */
+	list_del_init(&c->all);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
 

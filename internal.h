@@ -260,6 +260,8 @@ struct perfkmod_cpu_share {
  *	waits for them too. Raised under perfkmod_callback_mutex.
  * @series_users: how many series read this counter; changed under
  *	perfkmod_series_mutex (series.c). Its release makes them stop.
+ * @release_work: releases the counter in perfkmod_reap_wq, for a release
+ *	from a callback's process delivery (perfkmod_counter_release()).
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
@@ -285,6 +287,7 @@ struct perfkmod_counter {
 	struct work_struct stop_work;
 	atomic_t detaching;
 	atomic_t series_users;
+	struct work_struct release_work;
 };
 
 /* Whether @c has events per CPU (all CPUs, or one): not a task's. */
@@ -364,10 +367,34 @@ void perfkmod_counter_cache_exit(void);
 int perfkmod_counters_release_owner(struct module *mod);
 
 /* overflow.c: the trampoline and the callbacks */
+extern struct workqueue_struct *perfkmod_reap_wq;
+int perfkmod_overflow_init(void);
+void perfkmod_overflow_exit(void);
+bool perfkmod_atomic_caller(void);
+bool perfkmod_in_process_delivery(void);
+
+/*
+ * At the entry of each function that may sleep: where its caller may not (a
+ * direct or IRQ callback, interrupts or preemption off), it warns once,
+ * naming the function and the rule, and the function refuses: returns an
+ * error (-EDEADLK) or does nothing. Elsewhere, might_sleep().
+ */
+#define perfkmod_refuse_atomic()					\
+({									\
+	bool __atomic = perfkmod_atomic_caller();			\
+									\
+	WARN_ONCE(__atomic,						\
+		  "perfkmod: %s() may sleep: not in a direct or IRQ callback, nor atomic\n", \
+		  __func__);						\
+	if (!__atomic)							\
+		might_sleep();						\
+	__atomic;							\
+})
 
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
+void perfkmod_overflow_counter_mute(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);

@@ -53,9 +53,12 @@ static int __init perfkmod_init(void)
 	err = perfkmod_hotplug_init();
 	if (err)
 		goto err_cache;
-	err = perfkmod_series_init();
+	err = perfkmod_overflow_init();
 	if (err)
 		goto err_hotplug;
+	err = perfkmod_series_init();
+	if (err)
+		goto err_overflow;
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
@@ -73,6 +76,8 @@ err_debugfs:
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
 	perfkmod_series_exit();
+err_overflow:
+	perfkmod_overflow_exit();
 err_hotplug:
 	perfkmod_hotplug_exit();
 err_cache:
@@ -86,6 +91,7 @@ static void __exit perfkmod_exit(void)
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_series_exit();
+	perfkmod_overflow_exit();
 	perfkmod_hotplug_exit();
 	perfkmod_counter_cache_exit();
 }

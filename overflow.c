@@ -53,6 +53,7 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "internal.h"
@@ -112,6 +113,13 @@ struct perfkmod_cb_cpu {
  * @delivery: where @fn runs.
  * @owner: the module that registered it.
  * @cpus: per-CPU statistics, rings and deferral work.
+ * @dead: detached, or its counter's release has begun: no deferred
+ *	delivery calls @fn any more (the trampoline calls no detached one).
+ *	Set under perfkmod_callback_mutex (WRITE_ONCE()), read by the
+ *	deliveries.
+ * @reap_detached: the end handed to @reap detached @cb (end_handle()).
+ * @reap_work: ends the handle in perfkmod_reap_wq, for an unregister from a
+ *	process delivery (perfkmod_callback_unregister()).
  *
  * @node, @all, @reap and @attached are under perfkmod_callback_mutex.
  */
@@ -127,6 +135,9 @@ struct perfkmod_callback {
 	enum perfkmod_delivery delivery;
 	struct module *owner;
 	struct perfkmod_cb_cpu __percpu *cpus;
+	bool dead;
+	bool reap_detached;
+	struct work_struct reap_work;
 };
 
 /*
@@ -136,6 +147,47 @@ struct perfkmod_callback {
  */
 static DEFINE_MUTEX(perfkmod_callback_mutex);
 static LIST_HEAD(perfkmod_callbacks);
+
+/*
+ * Ends of handles and counters that a process delivery asked for and must
+ * not wait for there (perfkmod_callback_unregister(),
+ * perfkmod_counter_release()): each waits in a work item of its own, for
+ * deliveries, never the other way round. Not ordered: a counter's release
+ * waits for the unregisters queued behind it.
+ */
+struct workqueue_struct *perfkmod_reap_wq;
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_reap_wq);
+
+/*
+ * The task that runs a delivery on this CPU where in_task() and
+ * in_atomic() do not tell that it may not sleep: an IRQ delivery's batch
+ * (in the CPU's irq_work thread on PREEMPT_RT), and without PREEMPT_COUNT
+ * the direct callbacks of a software event or tracepoint, in the task
+ * that hit it. Each delivery restores what it found: they nest.
+ */
+static DEFINE_PER_CPU(struct task_struct *, perfkmod_delivering);
+
+static __always_inline struct task_struct *delivering_begin(void)
+{
+	struct task_struct *prev = this_cpu_read(perfkmod_delivering);
+
+	this_cpu_write(perfkmod_delivering, current);
+	barrier();
+	return prev;
+}
+
+static __always_inline void delivering_end(struct task_struct *prev)
+{
+	barrier();
+	this_cpu_write(perfkmod_delivering, prev);
+}
+
+bool perfkmod_atomic_caller(void)
+{
+	return !in_task() || irqs_disabled() ||
+	       (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible()) ||
+	       this_cpu_read(perfkmod_delivering) == current;
+}
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
 unsigned int perfkmod_ring_size = 64;
@@ -239,7 +291,7 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	struct perfkmod_sample s;
 	unsigned int left;
 
-	while (n-- && ring_pop(r, &s)) {
+	while (n-- && !READ_ONCE(cb->dead) && ring_pop(r, &s)) {
 		cb->fn(&s, NULL, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		this_cpu_inc(cb->counter->stats->runs);
@@ -264,9 +316,15 @@ static void consume(struct perfkmod_cb_cpu *pcc)
 		schedule_work(&pcc->work);
 		return;
 	}
+	struct task_struct *prev;
+	bool left;
+
 	if (READ_ONCE(pcc->resting))
 		return;
-	if (deliver(pcc, false)) {
+	prev = delivering_begin();
+	left = deliver(pcc, false);
+	delivering_end(prev);
+	if (left) {
 		WRITE_ONCE(pcc->resting, true);
 		hrtimer_start(&pcc->rest, ns_to_ktime(TICK_NSEC),
 			      HRTIMER_MODE_REL_PINNED_HARD);
@@ -306,8 +364,26 @@ static void deliver_work(struct work_struct *work)
 						   work);
 
 	/* the rest after the work items queued meanwhile */
-	if (deliver(pcc, true))
+	if (deliver(pcc, true) && !READ_ONCE(pcc->cb->dead))
 		schedule_work(&pcc->work);
+}
+
+/*
+ * The callback whose process delivery the caller is, or NULL: each work
+ * item delivers one callback's samples of one CPU.
+ */
+static struct perfkmod_callback *process_delivery(void)
+{
+	struct work_struct *work = current_work();
+
+	if (!work || work->func != deliver_work)
+		return NULL;
+	return container_of(work, struct perfkmod_cb_cpu, work)->cb;
+}
+
+bool perfkmod_in_process_delivery(void)
+{
+	return process_delivery();
 }
 
 /* Queue one overflow for a deferred callback. Context: the trampoline's. */
@@ -367,6 +443,9 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	struct perfkmod_callback *cb;
 	unsigned long runs = 0;
 	bool last = false;
+#ifndef CONFIG_PREEMPT_COUNT
+	struct task_struct *prev;
+#endif
 	u64 time;
 	int left;
 
@@ -384,11 +463,17 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	rcu_read_lock_sched_notrace();
 	/* the time of the overflow, before the direct callbacks run */
 	time = list_empty(&c->deferred) ? 0 : local_clock();
+#ifndef CONFIG_PREEMPT_COUNT
+	prev = delivering_begin();
+#endif
 	list_for_each_entry_rcu(cb, &c->direct, node) {
 		cb->fn(&s, regs, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		runs++;
 	}
+#ifndef CONFIG_PREEMPT_COUNT
+	delivering_end(prev);
+#endif
 	if (runs)
 		this_cpu_add(stats->runs, runs);
 	list_for_each_entry_rcu(cb, &c->deferred, node) {
@@ -450,6 +535,8 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	struct perfkmod_callback *cb;
 	int cpu;
 
+	if (perfkmod_refuse_atomic())
+		return ERR_PTR(-EDEADLK);
 	if (!fn || delivery > PERFKMOD_DELIVER_PROCESS ||
 	    !perfkmod_config_samples(&c->config))
 		return ERR_PTR(-EINVAL);
@@ -517,6 +604,7 @@ static bool detach_locked(struct perfkmod_callback *cb, bool by_release)
 		return false;
 	list_del_rcu(&cb->node);
 	cb->attached = false;
+	WRITE_ONCE(cb->dead, true);
 	if (!by_release)
 		atomic_inc(&cb->counter->detaching);
 	return true;
@@ -545,10 +633,12 @@ static void run_irq_work(void *unused)
  * reader) and start the rest timer: the irq_works are waited for first,
  * then the timer is cancelled, then the kick it may have queued is waited
  * for. The kick and the lazy irq_work may queue the work, which is
- * cancelled last, also when it queues itself again.
+ * cancelled last, also when it queues itself again: all but @skip, the
+ * running work item of the caller, which ends once the caller returns.
  * Context: process context, may sleep; takes cpus_read_lock().
  */
-static void flush_callback(struct perfkmod_callback *cb)
+static void flush_callback(struct perfkmod_callback *cb,
+			   struct work_struct *skip)
 {
 	int cpu;
 
@@ -573,7 +663,8 @@ static void flush_callback(struct perfkmod_callback *cb)
 		irq_work_sync(&pcc->lazy);
 		hrtimer_cancel(&pcc->rest);
 		irq_work_sync(&pcc->kick);
-		cancel_work_sync(&pcc->work);
+		if (&pcc->work != skip)
+			cancel_work_sync(&pcc->work);
 	}
 }
 
@@ -603,7 +694,7 @@ static void end_handle(struct perfkmod_callback *cb, bool detached)
 	 * a counter release detached it and has not finished waiting.
 	 */
 	synchronize_rcu();
-	flush_callback(cb);
+	flush_callback(cb, NULL);
 	if (detached) {
 		/* @c may be freed from here on: wake_up_var() only hashes */
 		if (atomic_dec_and_test(&c->detaching))
@@ -613,23 +704,56 @@ static void end_handle(struct perfkmod_callback *cb, bool detached)
 	put_callback(cb);
 }
 
+static void reap_callback(struct work_struct *work)
+{
+	struct perfkmod_callback *cb = container_of(work, struct perfkmod_callback,
+						    reap_work);
+
+	end_handle(cb, cb->reap_detached);
+}
+
+/*
+ * A process delivery waits for no other process delivery: two callbacks
+ * that unregister each other (or each other's counters) would wait for
+ * each other for ever. It may wait for its own callback's calls on other
+ * CPUs: they wait for no process delivery either, and end at once if they
+ * unregister this callback too (the handle is claimed already). Nor does a
+ * call wait for itself: its own work item is waited for in
+ * perfkmod_reap_wq, which frees the handle once the call has returned.
+ */
 void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 {
+	struct perfkmod_callback *in;
 	bool detached, claimed;
 
-	if (IS_ERR_OR_NULL(cb))
+	if (IS_ERR_OR_NULL(cb) || perfkmod_refuse_atomic())
 		return;
+	in = process_delivery();
 	mutex_lock(&perfkmod_callback_mutex);
 	detached = detach_locked(cb, false);
 	claimed = claim_handle_locked(cb);
 	mutex_unlock(&perfkmod_callback_mutex);
 	/*
 	 * A handle ended twice, a caller's bug (the first end has most
-	 * likely freed @cb already): do no more harm.
+	 * likely freed @cb already): do no more harm. Unless @cb's own call
+	 * on another CPU ends it at the same time: that one waits for this.
 	 */
-	if (WARN_ON_ONCE(!claimed))
+	if (!claimed) {
+		WARN_ON_ONCE(in != cb);
 		return;
-	end_handle(cb, detached);
+	}
+	if (!in || cb->delivery != PERFKMOD_DELIVER_PROCESS) {
+		end_handle(cb, detached);
+		return;
+	}
+	if (in == cb) {
+		/* its calls on the other CPUs end before this returns */
+		synchronize_rcu();
+		flush_callback(cb, current_work());
+	}
+	cb->reap_detached = detached;
+	INIT_WORK(&cb->reap_work, reap_callback);
+	queue_work(perfkmod_reap_wq, &cb->reap_work);
 }
 EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);
 
@@ -673,6 +797,29 @@ void perfkmod_counter_stats(struct perfkmod_counter *c,
 EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
 
 /**
+ * perfkmod_overflow_init() - set up what the callbacks share
+ *
+ * Context: process context, may sleep; called once from module init.
+ * Return: 0 or -%ENOMEM.
+ */
+int perfkmod_overflow_init(void)
+{
+	perfkmod_reap_wq = alloc_workqueue("perfkmod_reap", WQ_UNBOUND, 0);
+	return perfkmod_reap_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * perfkmod_overflow_exit() - take down what the callbacks share
+ *
+ * Context: process context, may sleep; called once from module exit, when
+ * no callback or counter is left to end.
+ */
+void perfkmod_overflow_exit(void)
+{
+	destroy_workqueue(perfkmod_reap_wq);
+}
+
+/**
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
  * @c: the counter, before any of its events exists; its @stop_work, which
  *	@stop_irq_work queues, is the counter code's and set up already.
@@ -692,6 +839,30 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 		return 0;
 	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
 	return c->stats ? 0 : -ENOMEM;
+}
+
+/**
+ * perfkmod_overflow_counter_mute() - deliver nothing more of a counter
+ * @c: a counter whose release has begun and goes on elsewhere.
+ *
+ * The trampoline delivers no overflow of @c any more, and its deferred
+ * deliveries call no callback of @c: what is queued stays there, for the
+ * release to discard.
+ *
+ * Context: process context, may sleep.
+ */
+void perfkmod_overflow_counter_mute(struct perfkmod_counter *c)
+{
+	struct list_head *lists[] = { &c->direct, &c->deferred };
+	struct perfkmod_callback *cb;
+	unsigned int i;
+
+	atomic_set(&c->limit, 0);
+	mutex_lock(&perfkmod_callback_mutex);
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(cb, lists[i], node)
+			WRITE_ONCE(cb->dead, true);
+	mutex_unlock(&perfkmod_callback_mutex);
 }
 
 /**
@@ -725,7 +896,7 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 		/* one grace period for them all */
 		synchronize_rcu();
 		list_for_each_entry_safe(cb, tmp, &reap, reap) {
-			flush_callback(cb);
+			flush_callback(cb, NULL);
 			put_callback(cb);
 		}
 	}
@@ -780,6 +951,8 @@ int perfkmod_callbacks_release_owner(struct module *mod)
 			n++;
 		}
 	} while (found);
+	/* the ends its process deliveries handed on, which may call into @mod */
+	flush_workqueue(perfkmod_reap_wq);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_callbacks_release_owner);

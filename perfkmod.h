@@ -21,6 +21,13 @@
  *	perfkmod_counter_release(c);
  *
  * A zeroed config counts on every CPU; see &enum perfkmod_target.
+ *
+ * Each function says in its Context: where it may be called. One that may
+ * sleep checks where it is: called from a direct or %PERFKMOD_DELIVER_IRQ
+ * callback, or with interrupts or preemption off, it warns once (naming
+ * itself) and refuses: it returns -%EDEADLK (or ERR_PTR(-%EDEADLK)), a
+ * void one does nothing, perfkmod_counter_read() gives zeros and
+ * perfkmod_counter_state() %PERFKMOD_STATE_ERROR.
  */
 #ifndef _PERFKMOD_H
 #define _PERFKMOD_H
@@ -270,12 +277,19 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  *
  * A sampling counter's release waits for an RCU grace period after the
  * events are released, so that an overflow perf was still delivering
- * cannot touch the freed counter.
+ * cannot touch the freed counter. It waits for a callback that is running:
+ * not with a lock held that the callbacks take.
+ *
+ * From a %PERFKMOD_DELIVER_PROCESS callback (of this counter or another)
+ * it returns at once: from then on no overflow of @counter is delivered
+ * and no deferred callback of it is called, and perfkmod releases
+ * @counter once the calls under way have ended (see
+ * perfkmod_callback_unregister()). From a direct or %PERFKMOD_DELIVER_IRQ
+ * callback, or with interrupts or preemption off, it warns and does
+ * nothing.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
- *	from a CPU hotplug callback (it takes the CPU hotplug lock), nor from
- *	one of @counter's callbacks or with a lock held that they take (it
- *	waits for a callback that is running).
+ *	from a CPU hotplug callback (it takes the CPU hotplug lock).
  */
 void perfkmod_counter_release(struct perfkmod_counter *counter);
 
@@ -584,9 +598,30 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * context may be freed, and @cb is freed (its statistics stay in the
  * counter's: perfkmod_counter_stats()). Also for a handle on a counter
  * since released (see perfkmod_counter_release()), by any module. Samples
- * still waiting in its rings are discarded. Must not be called from the
- * callback itself, nor with a lock held that the callback takes: it waits
- * for a callback that is running.
+ * still waiting in its rings are discarded. It waits for a callback that
+ * is running: not with a lock held that the callback takes.
+ *
+ * From a %PERFKMOD_DELIVER_PROCESS callback, which runs in a work item, it
+ * waits for no other work item of perfkmod's: two such callbacks that
+ * unregister each other (or each other's counters) would wait for each
+ * other for ever. There:
+ *
+ * - A callback may unregister itself. Its calls on other CPUs have ended
+ *   when this returns, and it is not called again once the calling call
+ *   returns: its context may be freed from then on. perfkmod frees @cb
+ *   afterwards.
+ * - Unregistering another %PERFKMOD_DELIVER_PROCESS callback returns at
+ *   once: that one is not called for any later sample, but a call of it
+ *   under way on another CPU may still be running. perfkmod waits for it
+ *   and frees @cb afterwards, and before a module that registered it
+ *   finishes unloading; its context must stay valid until then. Two
+ *   callbacks may unregister each other this way.
+ * - Unregistering a direct or %PERFKMOD_DELIVER_IRQ callback waits, as
+ *   from any process context.
+ *
+ * A direct or %PERFKMOD_DELIVER_IRQ callback may not sleep: from there, as
+ * with interrupts or preemption off, this warns and does nothing; such a
+ * callback stops its counter's overflows with perfkmod_overflow_stop().
  *
  * Context: process context, may sleep (waits for an RCU grace period);
  *	not with cpus_read_lock() held nor from a CPU hotplug callback (it

@@ -443,6 +443,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	unsigned int records, i;
 	int cpu, err;
 
+	if (perfkmod_refuse_atomic())
+		return ERR_PTR(-EDEADLK);
 	err = check_series_config(config, &task);
 	if (err)
 		return ERR_PTR(err);
@@ -532,6 +534,8 @@ EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
 void perfkmod_series_release(struct perfkmod_series *s)
 {
+	if (perfkmod_refuse_atomic())
+		return;
 	/* waits for a record being made, as the timers' cancel does */
 	if (s->trigger_cb)
 		perfkmod_callback_unregister(s->trigger_cb);
@@ -558,6 +562,8 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 	unsigned long head, tail;
 	unsigned int n = 0;
 
+	if (perfkmod_refuse_atomic())
+		return -EDEADLK;
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
 	sc = per_cpu_ptr(s->cpus, cpu);

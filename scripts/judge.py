@@ -72,6 +72,11 @@ BLOCKED_TASK = re.compile(
 HOST_CHECK = re.compile(
     r"^\s*# PERFKMOD-(JSON|PROM|PERFJSON|HOST) (\S+)(?: (.*))?$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
+# A test that misuses perfkmod on purpose announces the warning it is due
+# ("PERFKMOD-EXPECT-WARN TEXT", in a KUnit diagnostic or a kernel message):
+# a WARNING whose message (the line before it) holds TEXT is then expected,
+# not a failure; an announced warning that never comes is one.
+EXPECT_WARN = re.compile(r"PERFKMOD-EXPECT-WARN (.+)$")
 
 
 # The line that opens one access of a KCSAN report, its stack after it:
@@ -259,12 +264,12 @@ def kunit_parse(path):
 def judge(lane, lines, counts):
     """The verdict on one console log (its LINES), given kunit.py's
     COUNTS of its KTAP: (passed, failed, skipped, problems, skips,
-    races)."""
-    problems, skips, races = [], [], []
+    notes)."""
+    problems, skips, notes = [], [], []
     tail = "; the log ends with:\n    " + \
         "\n    ".join(l.rstrip() for l in lines[-15:])
     if isinstance(counts, str):
-        return 0, 1, 0, [counts + tail], skips, races
+        return 0, 1, 0, [counts + tail], skips, notes
     passed, failed, crashed, skipped, errors = counts
     failed += crashed
     # Read here too, for what to show and as a check on kunit.py's
@@ -280,10 +285,14 @@ def judge(lane, lines, counts):
     started, nested, debugfs = False, None, None
     aborted, blocked = None, []
     host, sent = {}, {}
+    warns = {}
     extra = 0
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
+        m = EXPECT_WARN.search(line)
+        if m:
+            warns.setdefault(m.group(1).strip(), 0)
         m = HOST_CHECK.match(line)
         if m:
             kind, name, text = m.groups()
@@ -390,9 +399,16 @@ def judge(lane, lines, counts):
                 problems.append("KCSAN report in perfkmod:\n    " +
                                 "\n    ".join(block))
             else:
-                races.append("\n    ".join(block))
+                notes.append("a data race outside perfkmod: " +
+                             "\n    ".join(block))
             continue
         if REPORTS.search(line):
+            prev = TIMESTAMP.sub("", lines[i - 1].rstrip()) if i else ""
+            want = [w for w in warns if w in prev]
+            if line.startswith("WARNING:") and want:
+                warns[want[0]] += 1
+                notes.append(f"a warning a test asked for: {prev}")
+                continue
             extra += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             problems.append("kernel report:\n    " + "\n    ".join(context))
@@ -402,6 +418,9 @@ def judge(lane, lines, counts):
     for name in set(host) | set(sent):
         extra += 1
         problems.append(f"{name}: its text reached the host, its case did not")
+    for w in [w for w, n in warns.items() if not n]:
+        extra += 1
+        problems.append(f"the warning a test announced never came: {w}")
     # what this reading finds and kunit.py does not (a result it could not
     # parse, or one outside the document's plan) fails too
     ours = (leaves["ok"], leaves["not ok"], leaves["skip"])
@@ -425,7 +444,7 @@ def judge(lane, lines, counts):
             failed = 1
     if problems and not failed:
         failed = len(problems)
-    return passed, failed, skipped, problems, skips, races
+    return passed, failed, skipped, problems, skips, notes
 
 
 # The start of each top-level subtest of the lane's document: a script, a
@@ -461,12 +480,12 @@ def main():
     lane, path = sys.argv[1], sys.argv[2]
     with open(path, errors="replace") as f:
         lines = f.readlines()
-    passed, failed, skipped, problems, skips, races = judge(
+    passed, failed, skipped, problems, skips, notes = judge(
         lane, lines, kunit_parse(path))
     for s in skips:
         print(f"{lane}: SKIP {s}")
-    for r in races:
-        print(f"{lane}: NOTE a data race outside perfkmod: {r}")
+    for n in notes:
+        print(f"{lane}: NOTE {n}")
     for p in problems:
         print(f"{lane}: FAIL {p}")
     print(f"{lane}: {passed} passed, {failed} failed, {skipped} skipped")

@@ -29,9 +29,10 @@
 #   deb-lane     tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
 #                kernel packages as apt would from an archive that moves
 #                (a private apt source of made-up packages)
-#   kcsan-rule   tests/host/judge-kcsan.py: scripts/judge.py counts a
-#                KCSAN report when an access or the memory is perfkmod's,
-#                lists one of the kernel's own
+#   judge        tests/host/judge.py: scripts/judge.py counts a KCSAN
+#                report when an access or the memory is perfkmod's, lists
+#                one of the kernel's own; a warning a test announced is
+#                expected, any other fails
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -218,7 +219,7 @@ host_test() {
 	gate "$name" "$out"
 }
 host_test deb-lane tests/host/deb-lane.sh
-host_test kcsan-rule tests/host/judge-kcsan.py
+host_test judge tests/host/judge.py
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""scripts/judge.py's reading of KCSAN reports: which races count.
+"""scripts/judge.py's reading of kernel reports a test did not ask for.
 
-    tests/host/judge-kcsan.py
+    tests/host/judge.py
 
-Each case is a report as 6.12's KCSAN prints it (kernel/kcsan/report.c)
-and whether the x86-kcsan lane must count it against perfkmod. Prints
-"ok NAME" or "not ok NAME", a line a case, and exits 1 when one failed.
+KCSAN: each case is a report as 6.12's KCSAN prints it
+(kernel/kcsan/report.c) and whether the x86-kcsan lane must count it
+against perfkmod. Warnings: a console log with a WARNING that a test
+announced ("PERFKMOD-EXPECT-WARN TEXT") or did not, and whether the lane
+fails. Prints "ok NAME" or "not ok NAME", a line a case, and exits 1 when
+one failed.
 """
 
 import os
@@ -143,6 +146,27 @@ BUG: KCSAN: data-race in perfkmod_counter_read_local [perfkmod]
 ]
 
 
+# A WARN_ONCE() as 6.12 prints it, with the message line before it.
+WARN = """[   12.500000] ------------[ cut here ]------------
+[   12.500001] perfkmod: perfkmod_callback_unregister() may sleep: not in a direct or IRQ callback, nor atomic
+[   12.500002] WARNING: CPU: 0 PID: 9 at overflow.c:640 perfkmod_callback_unregister+0x5a/0x1c0 [perfkmod]
+[   12.500003] Modules linked in: perfkmod_kunit perfkmod kunit
+[   12.500004] Call Trace:
+[   12.500005]  <IRQ>
+[   12.500006] ---[ end trace 0000000000000000 ]---"""
+ASK = "    # misuse: PERFKMOD-EXPECT-WARN perfkmod_callback_unregister() may sleep"
+OTHER = WARN.replace("perfkmod_callback_unregister() may sleep",
+                     "perfkmod_counter_release() may sleep")
+
+WARN_CASES = [
+    ("a warning a test announced", False, [ASK, WARN]),
+    ("a warning nobody announced", True, [WARN]),
+    ("an announced warning that never came", True, [ASK]),
+    ("another warning than the one announced", True, [ASK, OTHER]),
+    ("a warning before its announcement", True, [WARN, ASK]),
+]
+
+
 def main():
     bad = 0
     for name, counts, report in CASES:
@@ -151,6 +175,14 @@ def main():
             print(f"ok {name}")
         else:
             print(f"not ok {name}: counted {got}, should be {counts}")
+            bad = 1
+    for name, fails, parts in WARN_CASES:
+        lines = [x + "\n" for p in parts for x in p.splitlines()]
+        got = judge.judge("test", lines, (0, 0, 0, 0, 0))[1] > 0
+        if got == fails:
+            print(f"ok {name}")
+        else:
+            print(f"not ok {name}: failed {got}, should be {fails}")
             bad = 1
     return bad
 
