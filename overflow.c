@@ -312,13 +312,13 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
  */
 static void consume(struct perfkmod_cb_cpu *pcc)
 {
+	struct task_struct *prev;
+	bool left;
+
 	if (pcc->cb->delivery == PERFKMOD_DELIVER_PROCESS) {
 		schedule_work(&pcc->work);
 		return;
 	}
-	struct task_struct *prev;
-	bool left;
-
 	if (READ_ONCE(pcc->resting))
 		return;
 	prev = delivering_begin();

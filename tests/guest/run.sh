@@ -54,7 +54,8 @@ events_before=$(perf_events)
 # every architecture and are left to the x86 lanes (each of these lanes
 # takes minutes a run). Debian's arm64 kernel runs the same, and its
 # module DKMS built; there the PMU's overflow is an ordinary interrupt (no
-# pseudo-NMI). Both also run perf's own perf stat tests against perfkstat
+# pseudo-NMI), and test-misuse.sh, for a kernel without PREEMPT_COUNT.
+# Both also run perf's own perf stat tests against perfkstat
 # (test-perf-stat.sh), whose hardware rows count there.
 scripts=/tests/test-*.sh
 case $lane in
@@ -66,7 +67,8 @@ x86-kcsan)
 distro-arm64)
 	scripts="/tests/test-client.sh /tests/test-compare.sh
 		/tests/test-concurrency.sh /tests/test-debugfs.sh
-		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-module.sh
+		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-misuse.sh
+		/tests/test-module.sh
 		/tests/test-perf-stat.sh /tests/test-record.sh
 		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh
 		/tests/test-trigger.sh"
