@@ -250,11 +250,10 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 		 * of its callbacks, which may be this one, or one waiting for
 		 * it (see perfkmod_callback_unregister()): in
 		 * perfkmod_reap_wq. The owner's module going away finds it
-		 * no more; nothing is delivered from now on.
+		 * no more; no later overflow is delivered.
 		 */
 		perfkmod_unlist_counter(c);
-		if (perfkmod_config_samples(&c->config))
-			perfkmod_overflow_counter_mute(c);
+		perfkmod_overflow_stop(c);
 		INIT_WORK(&c->release_work, release_work);
 		queue_work(perfkmod_reap_wq, &c->release_work);
 		return;

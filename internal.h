@@ -394,7 +394,6 @@ bool perfkmod_in_process_delivery(void);
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
-void perfkmod_overflow_counter_mute(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);

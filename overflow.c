@@ -113,10 +113,9 @@ struct perfkmod_cb_cpu {
  * @delivery: where @fn runs.
  * @owner: the module that registered it.
  * @cpus: per-CPU statistics, rings and deferral work.
- * @dead: detached, or its counter's release has begun: no deferred
- *	delivery calls @fn any more (the trampoline calls no detached one).
- *	Set under perfkmod_callback_mutex (WRITE_ONCE()), read by the
- *	deliveries.
+ * @dead: the handle is ended (claimed): no deferred delivery calls @fn
+ *	any more, and the samples waiting are dropped. Set under
+ *	perfkmod_callback_mutex (WRITE_ONCE()), read by the deliveries.
  * @reap_detached: the end handed to @reap detached @cb (end_handle()).
  * @reap_work: ends the handle in perfkmod_reap_wq, for an unregister from a
  *	process delivery (perfkmod_callback_unregister()).
@@ -299,7 +298,8 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 			cond_resched();
 	}
 	left = atomic_read(&r->head) - r->tail;
-	if (!left)
+	/* an ended handle's samples wait for nothing: no batch, no timer */
+	if (!left || READ_ONCE(cb->dead))
 		return false;
 	this_cpu_add(cb->cpus->stats.requeued, left);
 	this_cpu_add(cb->counter->stats->requeued, left);
@@ -364,7 +364,7 @@ static void deliver_work(struct work_struct *work)
 						   work);
 
 	/* the rest after the work items queued meanwhile */
-	if (deliver(pcc, true) && !READ_ONCE(pcc->cb->dead))
+	if (deliver(pcc, true))
 		schedule_work(&pcc->work);
 }
 
@@ -604,7 +604,6 @@ static bool detach_locked(struct perfkmod_callback *cb, bool by_release)
 		return false;
 	list_del_rcu(&cb->node);
 	cb->attached = false;
-	WRITE_ONCE(cb->dead, true);
 	if (!by_release)
 		atomic_inc(&cb->counter->detaching);
 	return true;
@@ -617,6 +616,7 @@ static bool claim_handle_locked(struct perfkmod_callback *cb)
 	if (list_empty(&cb->all))
 		return false;
 	list_del_init(&cb->all);
+	WRITE_ONCE(cb->dead, true);
 	return true;
 }
 
@@ -839,30 +839,6 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 		return 0;
 	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
 	return c->stats ? 0 : -ENOMEM;
-}
-
-/**
- * perfkmod_overflow_counter_mute() - deliver nothing more of a counter
- * @c: a counter whose release has begun and goes on elsewhere.
- *
- * The trampoline delivers no overflow of @c any more, and its deferred
- * deliveries call no callback of @c: what is queued stays there, for the
- * release to discard.
- *
- * Context: process context, may sleep.
- */
-void perfkmod_overflow_counter_mute(struct perfkmod_counter *c)
-{
-	struct list_head *lists[] = { &c->direct, &c->deferred };
-	struct perfkmod_callback *cb;
-	unsigned int i;
-
-	atomic_set(&c->limit, 0);
-	mutex_lock(&perfkmod_callback_mutex);
-	for (i = 0; i < ARRAY_SIZE(lists); i++)
-		list_for_each_entry(cb, lists[i], node)
-			WRITE_ONCE(cb->dead, true);
-	mutex_unlock(&perfkmod_callback_mutex);
 }
 
 /**

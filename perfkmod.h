@@ -281,10 +281,11 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * not with a lock held that the callbacks take.
  *
  * From a %PERFKMOD_DELIVER_PROCESS callback (of this counter or another)
- * it returns at once: from then on no overflow of @counter is delivered
- * and no deferred callback of it is called, and perfkmod releases
- * @counter once the calls under way have ended (see
- * perfkmod_callback_unregister()). From a direct or %PERFKMOD_DELIVER_IRQ
+ * it returns at once: @counter stops as by perfkmod_overflow_stop(), no
+ * later overflow of it is delivered, and perfkmod releases it afterwards,
+ * as above, once the calls under way have ended (see
+ * perfkmod_callback_unregister()); the samples its deferred callbacks
+ * were given before are still delivered. From a direct or %PERFKMOD_DELIVER_IRQ
  * callback, or with interrupts or preemption off, it warns and does
  * nothing.
  *

@@ -253,7 +253,8 @@ static void release_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 /*
  * A process callback releases its own counter at its first call: the
  * release returns (it used to wait for this very call for ever), the
- * callback is detached and called no more; its handle stays its owner's.
+ * callback is detached once the samples given before it are delivered,
+ * and its handle stays its owner's.
  */
 static void process_callback_releases_its_counter(struct kunit *test)
 {
@@ -271,8 +272,9 @@ static void process_callback_releases_its_counter(struct kunit *test)
 	/* the counter's release is done once its work is */
 	flush_workqueue(perfkmod_reap_wq);
 	perfkmod_callback_stats(m.self, &st);
-	KUNIT_EXPECT_EQ(test, atomic_read(&m.calls), 1);
-	KUNIT_EXPECT_EQ(test, st.runs, 1ULL);
+	KUNIT_EXPECT_GE(test, atomic_read(&m.calls), 1);
+	KUNIT_EXPECT_EQ(test, st.runs, (u64)atomic_read(&m.calls));
+	KUNIT_EXPECT_EQ(test, st.runs + st.dropped, st.overflows);
 	perfkmod_callback_unregister(m.self);
 }
 
