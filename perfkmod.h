@@ -605,20 +605,18 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * From a %PERFKMOD_DELIVER_PROCESS callback, which runs in a work item, it
  * waits for no other work item of perfkmod's: two such callbacks that
  * unregister each other (or each other's counters) would wait for each
- * other for ever. There:
- *
- * - A callback may unregister itself. Its calls on other CPUs have ended
- *   when this returns, and it is not called again once the calling call
- *   returns: its context may be freed from then on. perfkmod frees @cb
- *   afterwards.
- * - Unregistering another %PERFKMOD_DELIVER_PROCESS callback returns at
- *   once: that one is not called for any later sample, but a call of it
- *   under way on another CPU may still be running. perfkmod waits for it
- *   and frees @cb afterwards, and before a module that registered it
- *   finishes unloading; its context must stay valid until then. Two
- *   callbacks may unregister each other this way.
- * - Unregistering a direct or %PERFKMOD_DELIVER_IRQ callback waits, as
- *   from any process context.
+ * other for ever. There a callback may unregister itself: its calls on
+ * other CPUs have ended when this returns, and it is not called again once
+ * the calling call returns, so its context may be freed from then on;
+ * perfkmod frees @cb afterwards. Unregistering another
+ * %PERFKMOD_DELIVER_PROCESS callback from there returns at once: that one
+ * is not called for any later sample, but a call of it under way on
+ * another CPU may still be running; perfkmod waits for it and frees @cb
+ * afterwards, and before the module that registered it finishes
+ * unloading, so its context must stay valid until then. Two callbacks may
+ * unregister each other this way. Unregistering a direct or
+ * %PERFKMOD_DELIVER_IRQ callback from there waits, as from any process
+ * context.
  *
  * A direct or %PERFKMOD_DELIVER_IRQ callback may not sleep: from there, as
  * with interrupts or preemption off, this warns and does nothing; such a
