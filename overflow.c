@@ -159,10 +159,11 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_reap_wq);
 
 /*
  * The task that runs a delivery on this CPU where in_task() and
- * in_atomic() do not tell that it may not sleep: an IRQ delivery's batch
- * (in the CPU's irq_work thread on PREEMPT_RT), and without PREEMPT_COUNT
- * the direct callbacks of a software event or tracepoint, in the task
- * that hit it. Each delivery restores what it found: they nest.
+ * preempt_count() do not tell that it may not sleep: an IRQ delivery's
+ * batch (in the CPU's irq_work thread on PREEMPT_RT), and without
+ * PREEMPT_COUNT the direct callbacks of a software event or tracepoint,
+ * in the task that hit it. Each delivery restores what it found: they
+ * nest.
  */
 static DEFINE_PER_CPU(struct task_struct *, perfkmod_delivering);
 
