@@ -201,11 +201,21 @@ distro_lane() {
 	if [ ! -f "$dir/.perfkmod-extracted" ]; then
 		log "fetching Debian's linux-image-$kver-unsigned $pkgver"
 		rm -rf "$dir"
-		mkdir -p "$dir"
-		(cd "$dir" && apt-get download -q \
-			"linux-image-$kver-unsigned=$pkgver" >&2)
-		dpkg-deb -x "$dir"/linux-image-*.deb "$dir/root"
-		rm -f "$dir"/linux-image-*.deb
+		mkdir -p "$dir/root"
+		if (cd "$dir" && apt-get download -q \
+			"linux-image-$kver-unsigned=$pkgver" >&2); then
+			dpkg-deb -x "$dir"/linux-image-*.deb "$dir/root"
+			rm -f "$dir"/linux-image-*.deb
+		else
+			# the archive moved on: the newest image of the same
+			# ABI, which modules built against these headers load
+			# into, as deb_lane() takes one
+			exec 7>"$cache/.lock-apt"
+			flock 7
+			apt_private
+			fetch "$dir/root" "linux-image-$kver-unsigned:amd64" ""
+			exec 7>&-
+		fi
 		touch "$dir/.perfkmod-extracted"
 	fi
 	[ -d "/usr/src/linux-headers-$kver" ] ||
