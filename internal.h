@@ -10,11 +10,14 @@
 #include <linux/cpumask.h>
 #include <linux/fs.h>
 #include <linux/irq_work.h>
+#include <linux/irqflags.h>
 #include <linux/list.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
 #include <linux/workqueue.h>
 
 #include "perfkmod.h"
@@ -370,8 +373,24 @@ int perfkmod_counters_release_owner(struct module *mod);
 extern struct workqueue_struct *perfkmod_reap_wq;
 int perfkmod_overflow_init(void);
 void perfkmod_overflow_exit(void);
-bool perfkmod_atomic_caller(void);
 bool perfkmod_in_process_delivery(void);
+DECLARE_PER_CPU(struct task_struct *, perfkmod_delivering);
+
+/*
+ * Whether the caller may not sleep: an interrupt, NMI or softirq,
+ * interrupts or (where preempt_count() counts it) preemption off, or a
+ * delivery that perfkmod_delivering marks (see overflow.c).
+ */
+static inline bool perfkmod_atomic_caller(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
+		if (!preemptible())
+			return true;
+	} else if (!in_task() || irqs_disabled()) {
+		return true;
+	}
+	return this_cpu_read(perfkmod_delivering) == current;
+}
 
 /*
  * At the entry of each function that may sleep: where its caller may not (a

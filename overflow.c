@@ -165,7 +165,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_reap_wq);
  * in the task that hit it. Each delivery restores what it found: they
  * nest.
  */
-static DEFINE_PER_CPU(struct task_struct *, perfkmod_delivering);
+DEFINE_PER_CPU(struct task_struct *, perfkmod_delivering);
 
 static __always_inline struct task_struct *delivering_begin(void)
 {
@@ -180,13 +180,6 @@ static __always_inline void delivering_end(struct task_struct *prev)
 {
 	barrier();
 	this_cpu_write(perfkmod_delivering, prev);
-}
-
-bool perfkmod_atomic_caller(void)
-{
-	return !in_task() || irqs_disabled() ||
-	       (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible()) ||
-	       this_cpu_read(perfkmod_delivering) == current;
 }
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
