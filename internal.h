@@ -346,6 +346,8 @@ static inline void perfkmod_add_event_value(struct perf_event *event,
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled);
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
+int perfkmod_pmus_init(void);
+bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
 
 /* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
 int perfkmod_hotplug_init(void);
