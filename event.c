@@ -4,8 +4,9 @@
  * of perf_event_open() that the kernel path skips (for counter.c and
  * cpus.c), the event made only to ask perf whether it takes a frequency
  * (for counter.c), and what perfkmod knows of the PMUs: which are perf's
- * clocks. An event's value is read by perfkmod_add_event_value() in
- * internal.h, inline on the read path.
+ * clocks, and how a counter's events may be read locally (for cpus.c). An
+ * event's value is read by perfkmod_add_event_value() in internal.h,
+ * inline on the read path.
  */
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
@@ -107,6 +108,28 @@ bool perfkmod_config_is_timer(const struct perfkmod_config *cfg)
 }
 
 /*
+ * How perfkmod_counter_read_local() may read @event (enum
+ * perfkmod_read_kind), by its PMU alone: its attr.type and config are
+ * what perf or a pmu=N spec made them, and tell no PMU apart from
+ * another. cpus.c's may_read_pmu() says why each kind is read as it is.
+ */
+static u8 read_kind(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu;
+
+	if (pmu->task_ctx_nr == perf_invalid_context)
+		return PERFKMOD_READ_SYSTEM;
+	/* hw_breakpoint_pmu_read() is empty on x86 and arm64 */
+	if (pmu->read == swevent_read || pmu->type == PERF_TYPE_BREAKPOINT)
+		return PERFKMOD_READ_NONE;
+	if (pmu == cpu_clock_pmu || pmu == task_clock_pmu)
+		return PERFKMOD_READ_CLOCK;
+	if (pmu->task_ctx_nr == perf_hw_context)
+		return PERFKMOD_READ_HW;
+	return PERFKMOD_READ_SW;
+}
+
+/*
  * The perf attributes of an event of @cfg. Static, so that it is inlined
  * into its callers, where @attr is on the stack: the compiler then sets the
  * bit-fields of a zeroed struct at once, rather than each in turn.
@@ -201,6 +224,9 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 			synchronize_rcu();
 		return ERR_PTR(err);
 	}
+	/* once, for the counter; before the caller publishes @event */
+	if (READ_ONCE(c->read_kind) == PERFKMOD_READ_NONE)
+		WRITE_ONCE(c->read_kind, read_kind(event));
 	if (!disabled && attr.disabled)
 		perf_event_enable(event);
 	return event;
