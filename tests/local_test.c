@@ -1075,7 +1075,7 @@ static struct kunit_case perfkmod_local_cases[] = {
 	KUNIT_CASE(cpu_clock_add_in_nmi),
 	KUNIT_CASE_PARAM(task_clock_add_in_nmi, task_clock_gen_params),
 	KUNIT_CASE(msr_add_in_nmi),
-	KUNIT_CASE(clock_under_pmu_nmis),
+	KUNIT_CASE_SLOW(clock_under_pmu_nmis),
 	KUNIT_CASE(hardware_read_cost),
 	KUNIT_CASE_SLOW(reads_under_hotplug),
 	{}
