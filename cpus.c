@@ -744,7 +744,8 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
 		if (err)
 			return err;
 	} else if (kind == PERFKMOD_READ_CLOCK) {
-		if (!in_nmi() && !ctx_locked(event))
+		/* first: the one kind that tests both NMI and the lock */
+		if (may_read_pmu(PERFKMOD_READ_CLOCK, event))
 			event->pmu->read(event);
 	} else if (kind != PERFKMOD_READ_NONE) {
 		if (unlikely(kind == PERFKMOD_READ_SYSTEM) && in_nmi())
