@@ -467,14 +467,6 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
-/* cpu-clock and task-clock: perf turns their frequency into a period. */
-static bool is_timer(const struct perfkmod_config *cfg)
-{
-	return cfg->type == PERF_TYPE_SOFTWARE &&
-	       (cfg->config == PERF_COUNT_SW_CPU_CLOCK ||
-		cfg->config == PERF_COUNT_SW_TASK_CLOCK);
-}
-
 /*
  * Set @event's period, or its frequency for a counter made with one. perf
  * turns the frequency of cpu-clock and task-clock into a fixed period when
@@ -531,7 +523,8 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		return -EINVAL;
 	/* only whether it is 0 matters, which no set_period() changes */
 	freq = READ_ONCE(c->config.sample_freq);
-	if (freq && is_timer(&c->config) && value > PERFKMOD_TIMER_FREQ_MAX)
+	if (freq && perfkmod_config_is_timer(&c->config) &&
+	    value > PERFKMOD_TIMER_FREQ_MAX)
 		return -EINVAL;
 	if (!freq && (value & BIT_ULL(63)))
 		return -EINVAL;
@@ -562,7 +555,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 	 * @lock (perf makes an event).
 	 */
 	if (perfkmod_per_cpu(c) && !live && c->config.sample_freq &&
-	    !is_timer(&c->config))
+	    !perfkmod_config_is_timer(&c->config))
 		err = perfkmod_probe_freq(c, value);
 	/* CPUs that come online later get the new value too */
 	if (!err) {

@@ -2,15 +2,132 @@
 /*
  * One perf event of a counter: its attributes, its making with the checks
  * of perf_event_open() that the kernel path skips (for counter.c and
- * cpus.c), and the event made only to ask perf whether it takes a
- * frequency (for counter.c). An event's value is read by
- * perfkmod_add_event_value() in internal.h, inline on the read path.
+ * cpus.c), the event made only to ask perf whether it takes a frequency
+ * (for counter.c), and what perfkmod knows of the PMUs: which are perf's
+ * clocks, and how a counter's events may be read locally (for cpus.c). An
+ * event's value is read by perfkmod_add_event_value() in internal.h,
+ * inline on the read path.
  */
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 
 #include "internal.h"
+
+/*
+ * perf's PMUs of cpu-clock and task-clock (static in kernel/events/core.c,
+ * registered at boot and never unregistered), and the types perf gives
+ * their events: a PMU's own where it has one (6.12 registers them as
+ * "cpu_clock" and "task_clock", with dynamic types, and perf_swevent_init()
+ * rewrites attr.type to those), else PERF_TYPE_SOFTWARE (6.1, whose
+ * cpu_clock_event_init() takes that type only). Also the read() of perf's
+ * software PMU, perf_swevent_read(), which does nothing and which the
+ * tracepoint, kprobe and uprobe PMUs share. Captured by
+ * perfkmod_pmus_init(), before any counter is made; read-only after.
+ */
+static struct pmu *cpu_clock_pmu, *task_clock_pmu;
+static u32 cpu_clock_type = PERF_TYPE_SOFTWARE;
+static u32 task_clock_type = PERF_TYPE_SOFTWARE;
+static void (*swevent_read)(struct perf_event *event);
+
+/*
+ * The PMU perf gives a disabled software event of @config made on this
+ * task, and the type it gives the event; then the event is released.
+ */
+static int probe_pmu(u64 config, struct pmu **pmu, u32 *type)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = config,
+		.disabled = 1,
+	};
+	struct perf_event *event;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL,
+						 NULL);
+	if (IS_ERR(event))
+		return PTR_ERR(event);
+	*pmu = event->pmu;
+	if (type)
+		*type = event->attr.type;
+	perf_event_release_kernel(event);
+	return 0;
+}
+
+/**
+ * perfkmod_pmus_init() - learn perf's PMUs of the clocks and software events
+ *
+ * Made and released at once: a disabled event of cpu-clock, task-clock and
+ * the dummy software event on the calling task (a task event: no CPU to
+ * choose, none to go offline meanwhile).
+ *
+ * Context: process context, may sleep; called once from module init,
+ *	before any counter is made.
+ * Return: 0, or the errno perf gave for one of the events.
+ */
+int perfkmod_pmus_init(void)
+{
+	struct pmu *sw;
+	int err;
+
+	err = probe_pmu(PERF_COUNT_SW_CPU_CLOCK, &cpu_clock_pmu,
+			&cpu_clock_type) ?:
+	      probe_pmu(PERF_COUNT_SW_TASK_CLOCK, &task_clock_pmu,
+			&task_clock_type) ?:
+	      probe_pmu(PERF_COUNT_SW_DUMMY, &sw, NULL);
+	if (err)
+		return err;
+	swevent_read = sw->read;
+	return 0;
+}
+
+/**
+ * perfkmod_config_is_timer() - whether a config is cpu-clock or task-clock
+ * @cfg: a config, as the caller gave it.
+ *
+ * perf makes those two of an hrtimer, and turns their frequency into a
+ * period. Also under their own PMU's type (a spec's pmu=N), where perf
+ * has one.
+ *
+ * Context: any context.
+ * Return: true for cpu-clock and task-clock.
+ */
+bool perfkmod_config_is_timer(const struct perfkmod_config *cfg)
+{
+	switch (cfg->config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+		return cfg->type == PERF_TYPE_SOFTWARE ||
+		       cfg->type == cpu_clock_type;
+	case PERF_COUNT_SW_TASK_CLOCK:
+		return cfg->type == PERF_TYPE_SOFTWARE ||
+		       cfg->type == task_clock_type;
+	}
+	return false;
+}
+
+/*
+ * How perfkmod_counter_read_local() may read @event (enum
+ * perfkmod_read_kind), by its PMU alone: its attr.type and config are
+ * what perf or a pmu=N spec made them, and tell no PMU apart from
+ * another. cpus.c's may_read_pmu() says why each kind is read as it is.
+ */
+static u8 read_kind(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu;
+
+	if (pmu->task_ctx_nr == perf_invalid_context)
+		return PERFKMOD_READ_SYSTEM;
+	/* hw_breakpoint_pmu_read() is empty on x86 and arm64 */
+	if (pmu->read == swevent_read || pmu->type == PERF_TYPE_BREAKPOINT)
+		return PERFKMOD_READ_NONE;
+	if (pmu == cpu_clock_pmu || pmu == task_clock_pmu)
+		return PERFKMOD_READ_CLOCK;
+	if (pmu->task_ctx_nr == perf_hw_context)
+		return PERFKMOD_READ_HW;
+	return PERFKMOD_READ_SW;
+}
 
 /*
  * The perf attributes of an event of @cfg. Static, so that it is inlined
@@ -107,6 +224,9 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 			synchronize_rcu();
 		return ERR_PTR(err);
 	}
+	/* once, for the counter; before the caller publishes @event */
+	if (READ_ONCE(c->read_kind) == PERFKMOD_READ_NONE)
+		WRITE_ONCE(c->read_kind, read_kind(event));
 	if (!disabled && attr.disabled)
 		perf_event_enable(event);
 	return event;

@@ -212,6 +212,36 @@ struct perfkmod_cpu_share {
 #define PERFKMOD_CPU_DOWN	1u
 
 /**
+ * enum perfkmod_read_kind - when a local read may call the PMU's read()
+ * @PERFKMOD_READ_NONE: the PMU's read() does nothing, the count is exact
+ *	as it stands: the software events, tracepoints, kprobes, uprobes and
+ *	breakpoints. Also the value of a counter with no event yet.
+ * @PERFKMOD_READ_CLOCK: cpu-clock or task-clock, whose read() updates the
+ *	count from a clock with an exchange: never in NMI, else only while
+ *	perf does not hold the event's context lock.
+ * @PERFKMOD_READ_HW: a CPU's own PMU (perf_hw_context): while the event
+ *	is not stopped (PERF_HES_STOPPED) and, but on x86, perf does not hold
+ *	its context lock.
+ * @PERFKMOD_READ_SW: another PMU of perf's software context whose read()
+ *	reads a counter (x86's msr, ...): while perf does not hold the
+ *	event's context lock.
+ * @PERFKMOD_READ_SYSTEM: a PMU that is not the CPUs' own: it takes no task
+ *	events (perf_invalid_context: uncore, RAPL, cstate, ...), or an event
+ *	of it counts for more CPUs than the one it was made for (see
+ *	event_is_shared() in cpus.c). Refused in NMI; else as
+ *	%PERFKMOD_READ_SW.
+ *
+ * cpus.c's may_read_pmu() says why each.
+ */
+enum perfkmod_read_kind {
+	PERFKMOD_READ_NONE,
+	PERFKMOD_READ_CLOCK,
+	PERFKMOD_READ_HW,
+	PERFKMOD_READ_SW,
+	PERFKMOD_READ_SYSTEM,
+};
+
+/**
  * struct perfkmod_counter - a counter: one perf event, or one per CPU
  * @config: the config it was created from; @config.task is NULL (the task,
  *	if any, is named by @config.pid).
@@ -233,11 +263,12 @@ struct perfkmod_cpu_share {
  * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
  *	callbacks walk, or in perfkmod_task_counters; under
  *	perfkmod_counters_mutex.
- * @system_pmu: the counter's PMU is not the CPUs' own: it takes no task
- *	events (uncore, RAPL, cstate, ...), or an event of it counts for more
- *	CPUs than the one it was made for (see event_is_shared() in
- *	cpus.c). Set once, with WRITE_ONCE(), when perfkmod_sync_cpus() makes
- *	the first event that tells.
+ * @read_kind: how perfkmod_counter_read_local() reads the counter's
+ *	events (&enum perfkmod_read_kind), by their PMU: set once, with
+ *	WRITE_ONCE(), when the first event is made (perfkmod_create_event()),
+ *	and raised to %PERFKMOD_READ_SYSTEM when perfkmod_sync_cpus() makes
+ *	the first event that tells; before an event is published either
+ *	way, so that a reader of the event reads it set.
  * @created: create has returned it (smp_store_release()): a per-CPU
  *	counter is on its list before, for the CPU hotplug callbacks, and
  *	the module notifier leaves it alone until then.
@@ -274,7 +305,7 @@ struct perfkmod_counter {
 	bool releasing;
 	bool sync_queued;
 	bool created;
-	bool system_pmu;
+	u8 read_kind;
 	atomic_t limit;
 	struct perf_event *event;
 	u64 base;
@@ -352,6 +383,8 @@ static inline void perfkmod_add_event_value(struct perf_event *event,
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled);
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
+int perfkmod_pmus_init(void);
+bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
 
 /* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
 int perfkmod_hotplug_init(void);

@@ -47,6 +47,10 @@ static int __init perfkmod_init(void)
 {
 	int err;
 
+	/* first: the counters= counters are made by perfkmod_control_init() */
+	err = perfkmod_pmus_init();
+	if (err)
+		return err;
 	err = perfkmod_counter_cache_init();
 	if (err)
 		return err;

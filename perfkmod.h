@@ -363,8 +363,18 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * caller keeps itself on the CPU between two reads it subtracts (interrupts
  * or preemption off, or a region known not to migrate). Interrupts are off
  * around the read, which reads the PMU when the event is on it, as perf's
- * perf_event_read_local() does (but for task-clock in NMI, which reads as
- * of its last update). Without the enabled and running times: a
+ * perf_event_read_local() does, but where the PMU's read would put the
+ * count ahead of what the event counted, or below what an earlier read
+ * gave: there the value is the count as of the event's last update. That
+ * is while perf holds the event's context lock (it is scheduling the event
+ * in or out or changing what is on the PMU, and an NMI or a probe in
+ * perf's code lands there; a hardware event on x86, whose PMU marks the
+ * event stopped in each such window, only while it is stopped), while perf
+ * has a hardware event stopped (between its add and its start, or
+ * throttled), and for cpu-clock and task-clock in NMI always (an update of
+ * theirs that the NMI interrupts would put the count back). Software
+ * events, tracepoints, kprobes and breakpoints count as they happen: their
+ * value is always current. Without the enabled and running times: a
  * multiplexed event's count is not scaled. A read racing with
  * perfkmod_counter_reset() gives the value before the reset or 0.
  *
@@ -372,7 +382,11 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  *	not concurrently with perfkmod_counter_release() of @counter.
  * Return: 0; -%EINVAL if @counter is a one-CPU counter of another CPU, a
  * task counter of another task, or an @inherit task counter (its children's
- * events are elsewhere); -%EBUSY if the event is pinned and not on the PMU
+ * events are elsewhere), or if this CPU's event is on another CPU that
+ * perf does not read it from (a PMU that moves its events to a CPU of its
+ * choosing, without reads from the rest of its package, as AMD's uncore:
+ * its count read here would not be current; perf_event_read_local()
+ * answers the same); -%EBUSY if the event is pinned and not on the PMU
  * (as perf answers), or this CPU is going offline or came back online a
  * moment ago, and its event is being replaced or not made yet (also on
  * a CPU that a package PMU's event of another CPU served, while that

@@ -641,6 +641,52 @@ static void set_period(struct kunit *test)
 			-EINVAL);
 }
 
+/* cpu-clock and task-clock, by the type of their own PMU */
+static const struct clock_case {
+	const char *name;
+	u64 config;
+} clock_cases[] = {
+	{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_COUNT_SW_TASK_CLOCK },
+};
+
+KUNIT_ARRAY_PARAM_DESC(clock, clock_cases, name);
+
+/*
+ * A spec pmu=N,config=C with the type of cpu-clock's or task-clock's own
+ * PMU (6.12 gives them PMUs of their own, with dynamic types) makes that
+ * clock: a timer, whose frequency perf turns into a period of at least
+ * 10 us, so that more than 100000 is refused by
+ * perfkmod_counter_set_period() as at create.
+ */
+static void clock_by_pmu_type(struct kunit *test)
+{
+	const struct clock_case *p = test->param_value;
+	u32 type = test_sw_type(test, p->config);
+	struct perfkmod_config cfg;
+	struct perfkmod_counter *c;
+	char spec[80];
+
+	if (type == PERF_TYPE_SOFTWARE)
+		kunit_skip(test, "%s has no PMU of its own in this kernel (6.12 has one)",
+			   p->name);
+	snprintf(spec, sizeof(spec), "pmu=%u,config=%llu,freq=1000,pid=%d",
+		 type, p->config, task_pid_vnr(current));
+	KUNIT_ASSERT_EQ_MSG(test, perfkmod_parse(spec, &cfg), 0, "%s", spec);
+	c = test_create(test, &cfg);
+	KUNIT_EXPECT_EQ_MSG(test, perfkmod_counter_set_period(c, PERFKMOD_TIMER_FREQ_MAX + 1),
+			    -EINVAL, "%s", spec);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_config(c)->sample_freq, 1000);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 500), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_config(c)->sample_freq, 500);
+
+	cfg.sample_freq = PERFKMOD_TIMER_FREQ_MAX + 1;
+	c = perfkmod_counter_create(&cfg);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(c), -EINVAL);
+	if (!IS_ERR(c))
+		perfkmod_counter_release(c);
+}
+
 /*
  * A one-CPU counter whose CPU is offline has no event to ask perf: a bad
  * period or frequency is refused all the same, and a good one is what
@@ -1081,6 +1127,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(enable_on_exec_controls),
 	KUNIT_CASE(breakpoint_slots_full),
 	KUNIT_CASE(set_period),
+	KUNIT_CASE_PARAM(clock_by_pmu_type, clock_gen_params),
 	KUNIT_CASE_SLOW(set_period_cpu_offline),
 	KUNIT_CASE_SLOW(enable_retries_cpu),
 	KUNIT_CASE_SLOW(read_under_hotplug_lock),

@@ -3,18 +3,31 @@
  * KUnit suite for perfkmod_counter_read_local(): the read of a code region,
  * in every context it promises (a task, interrupts off, a spinlock, a hard
  * interrupt, an overflow callback, a PMU NMI on arm64), agreeing with
- * perfkmod_counter_read(), refusing what it cannot read, and safe while the
- * CPU it reads comes and goes.
+ * perfkmod_counter_read(), refusing what it cannot read, safe while the
+ * CPU it reads comes and goes, and never ahead of what the event counted
+ * when an NMI lands in perf's own scheduling of the CPU.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <linux/math64.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#include <asm/tsc.h>
+#endif
 
 #include "internal.h"
 #include "test.h"
@@ -503,6 +516,200 @@ static void reads_under_hotplug(struct kunit *test)
 	cpus_read_unlock();
 }
 
+/*
+ * The reads of a cpu-clock counter in the direct callback of a cycles
+ * counter of one CPU, in NMI where the PMU's overflow is one (arm64-pmu),
+ * while a loop turns the clock on and off: @total is how long it was on
+ * before, @since when it was last turned on (0 while off), both written by
+ * the loop on the same CPU in an order that keeps their sum, read in the
+ * callback, above the time it was on.
+ */
+struct clock_reads {
+	struct perfkmod_counter *clock;
+	struct perf_event *event;	/* the clock's event of @cpu */
+	int cpu;
+	u64 total;
+	u64 since;
+	u64 last;
+	u64 worst;			/* the most a read was ahead */
+	bool in_add;			/* clock_add_pre() held its add() */
+	atomic_t reads;
+	atomic_t in_nmi;
+	atomic_t in_sched;		/* made with the clock's ctx->lock held */
+	atomic_t in_adds;		/* made in the add() clock_add_pre() held */
+	atomic_t errors;
+	atomic_t backwards;
+	atomic_t ahead;
+};
+
+/* Slack for the two clocks' reads: local_clock() before the bound's */
+#define CLOCK_SLACK_NS	(10 * NSEC_PER_USEC)
+
+static void clock_read_cb(const struct perfkmod_sample *s,
+			  struct pt_regs *regs, void *context)
+{
+	struct clock_reads *p = context;
+	u64 v, since, bound;
+
+	if (smp_processor_id() != p->cpu)
+		return;
+	atomic_inc(&p->reads);
+	if (in_nmi())
+		atomic_inc(&p->in_nmi);
+	if (raw_spin_is_locked(&READ_ONCE(p->event->ctx)->lock))
+		atomic_inc(&p->in_sched);
+	if (READ_ONCE(p->in_add)) {
+		WRITE_ONCE(p->in_add, false);
+		atomic_inc(&p->in_adds);
+	}
+	if (perfkmod_counter_read_local(p->clock, &v)) {
+		atomic_inc(&p->errors);
+		return;
+	}
+	since = READ_ONCE(p->since);
+	bound = READ_ONCE(p->total) + (since ? local_clock() - since : 0) +
+		CLOCK_SLACK_NS;
+	if (v < p->last)
+		atomic_inc(&p->backwards);
+	if (v > bound) {
+		atomic_inc(&p->ahead);
+		p->worst = max(p->worst, v - bound);
+	}
+	p->last = v;
+}
+
+/* The cycles counter's period: 20 us at the 1 GHz of QEMU's PMUv3 */
+#define CLOCK_CYCLES_PERIOD	20000
+
+struct clock_kprobe {
+	struct kprobe kp;
+	struct clock_reads *p;
+};
+
+/*
+ * Where it can, a kprobe on cpu_clock_event_add() holds the add() of the
+ * clock's event of the CPU for two periods of the cycles counter, so that
+ * an overflow is pending when the add() goes on: on arm64 the probe's
+ * handler runs with every interrupt masked, the pseudo-NMI among them,
+ * which is taken in the add(), between event_sched_in()'s store of the
+ * event's oncpu and the clock's start.
+ */
+static int clock_add_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct clock_reads *p = container_of(kp, struct clock_kprobe, kp)->p;
+	u64 end;
+
+	if ((void *)regs_get_kernel_argument(regs, 0) != p->event)
+		return 0;
+	end = ktime_get_mono_fast_ns() + 2 * CLOCK_CYCLES_PERIOD;
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	WRITE_ONCE(p->in_add, true);
+	return 0;
+}
+
+static void clock_kprobe_unregister(void *data)
+{
+	unregister_kprobe(data);
+}
+
+/*
+ * A cpu-clock counter of all CPUs, made disabled, turned on and off 300
+ * times on this CPU while a cycles counter of this CPU overflows every
+ * 20 us into a direct callback that reads it (arm64-pmu: in NMI, so that
+ * reads land anywhere in perf's scheduling of the clock's event: its add()
+ * after event_sched_in() made it this CPU's, its del(), ctx_resched()).
+ * The clock's event starts with a prev_count of 0, and each add() after a
+ * time off finds the prev_count of its last stop: a read that updated the
+ * clock there would put it ahead by the uptime or the time off. Every read
+ * succeeds, never goes back, and is never ahead of the time the clock was
+ * on; nor is its count at the end.
+ */
+static void clock_under_pmu_nmis(struct kunit *test)
+{
+	struct perfkmod_config cycles_cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = CLOCK_CYCLES_PERIOD,
+		.target = PERFKMOD_TARGET_CPU,
+		.disabled = true,
+	};
+	struct perfkmod_config clock_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.disabled = true,
+	};
+	struct clock_kprobe *ck = kunit_kzalloc(test, sizeof(*ck), GFP_KERNEL);
+	struct clock_reads *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct perfkmod_counter *cycles;
+	struct perfkmod_callback *cb;
+	struct perfkmod_value v;
+	int i, cpu, err;
+	u64 now;
+
+	KUNIT_ASSERT_NOT_NULL(test, ck);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	cycles_cfg.cpu = cpu;
+	cycles = perfkmod_counter_create(&cycles_cfg);
+	if (IS_ERR(cycles)) {
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		test_no_pmu(test, cycles);
+		return;
+	}
+	test_release_at_end(test, cycles);
+	p->clock = test_create(test, &clock_cfg);
+	p->cpu = cpu;
+	p->event = perfkmod_cpu_share(p->clock, cpu)->event;
+	KUNIT_ASSERT_NOT_NULL(test, p->event);
+	cb = perfkmod_callback_register(cycles, clock_read_cb, p,
+					PERFKMOD_DELIVER_DIRECT);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "register: %pe", cb);
+
+	ck->p = p;
+	ck->kp.symbol_name = "cpu_clock_event_add";
+	ck->kp.pre_handler = clock_add_pre;
+	err = register_kprobe(&ck->kp);
+	if (err)
+		kunit_info(test, "no kprobe on cpu_clock_event_add (%d): NMIs land as they come",
+			   err);
+	else
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clock_kprobe_unregister,
+								&ck->kp), 0);
+
+	perfkmod_counter_enable(cycles);
+	for (i = 0; i < 300; i++) {
+		WRITE_ONCE(p->since, local_clock());
+		perfkmod_counter_enable(p->clock);
+		busy_ms(1);
+		perfkmod_counter_disable(p->clock);
+		now = local_clock();
+		/* the sum first: a read in between finds it larger, not less */
+		WRITE_ONCE(p->total, p->total + now - p->since);
+		WRITE_ONCE(p->since, 0);
+		busy_ms(1);
+	}
+	perfkmod_counter_disable(cycles);
+	perfkmod_callback_unregister(cb);
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(p->clock, cpu, &v), 0);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+
+	kunit_info(test, "%d reads, %d in NMI, %d in perf's scheduling, %d in the held add(); clock %llu ns, on for %llu ns",
+		   atomic_read(&p->reads), atomic_read(&p->in_nmi),
+		   atomic_read(&p->in_sched), atomic_read(&p->in_adds), v.value,
+		   p->total);
+	KUNIT_EXPECT_GE(test, atomic_read(&p->reads), 100);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->errors), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->backwards), 0);
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->ahead), 0,
+			    "reads ahead of the time on, by up to %llu ns", p->worst);
+	KUNIT_EXPECT_LE(test, v.value, p->total);
+	if (!require_pmu && !atomic_read(&p->in_nmi))
+		kunit_skip(test, "the PMU's overflow is an ordinary interrupt here, not an NMI");
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->in_nmi), atomic_read(&p->reads));
+}
+
 #ifdef CONFIG_X86
 /* A task-clock read in NMI: perf's prev_count of it, before and after. */
 struct nmi_read {
@@ -554,10 +761,306 @@ static void task_clock_in_nmi(struct kunit *test)
 	KUNIT_EXPECT_GE(test, r.value, before);
 	KUNIT_EXPECT_LE(test, r.value, after);
 }
+
+/*
+ * A read in a real NMI that lands in perf's own scheduling of this CPU: a
+ * kprobe on a PMU's add() that, for @event, sends this CPU an NMI and waits
+ * for it; the NMI reads @c. event_sched_in() has made @event this CPU's
+ * (its oncpu) and the PMU has not started it: cpu-clock's, task-clock's
+ * and msr's add() start it, and until then its prev_count is 0, or what
+ * its last stop left.
+ */
+struct add_nmi {
+	struct kprobe kp;
+	struct perfkmod_counter *c;
+	struct perf_event *event;
+	int cpu;
+	bool armed;	/* the next add() of @event sends the NMI */
+	bool pending;	/* sent, and not yet handled */
+	bool in_nmi;
+	int err;
+	u64 value;	/* what the NMI read */
+};
+
+static struct add_nmi *add_nmi_case;	/* the case's, for the NMI handler */
+
+static int add_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	struct add_nmi *a = READ_ONCE(add_nmi_case);
+
+	if (!a || !READ_ONCE(a->pending) || smp_processor_id() != a->cpu)
+		return NMI_DONE;
+	a->in_nmi = in_nmi();
+	a->err = perfkmod_counter_read_local(a->c, &a->value);
+	/* after the read: add_pre() waits for this */
+	smp_store_release(&a->pending, false);
+	return NMI_HANDLED;
+}
+
+static int add_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct add_nmi *a = container_of(kp, struct add_nmi, kp);
+	u64 end;
+
+	if ((void *)regs_get_kernel_argument(regs, 0) != a->event ||
+	    !READ_ONCE(a->armed))
+		return 0;
+	WRITE_ONCE(a->armed, false);
+	WRITE_ONCE(a->pending, true);
+	apic->send_IPI_self(NMI_VECTOR);
+	/* at most a second: the case then finds it pending, and fails */
+	end = ktime_get_mono_fast_ns() + NSEC_PER_SEC;
+	/* pairs with smp_store_release() in the handler: the read is made */
+	while (smp_load_acquire(&a->pending) && ktime_get_mono_fast_ns() < end)
+		cpu_relax();
+	return 0;
+}
+
+static void add_nmi_unregister(void *data)
+{
+	unregister_nmi_handler(NMI_LOCAL, "perfkmod_test_add");
+	WRITE_ONCE(add_nmi_case, NULL);
+}
+
+static void add_kprobe_unregister(void *data)
+{
+	unregister_kprobe(data);
+}
+
+/*
+ * Enable @c, made disabled, with an NMI that reads it sent from @symbol,
+ * the add() of its event @event of this CPU (the task is kept on it).
+ * Returns the NMI's read; the case is skipped where the kernel has no
+ * @symbol to probe.
+ */
+static struct add_nmi *enable_with_nmi_in_add(struct kunit *test,
+					      struct perfkmod_counter *c,
+					      struct perf_event *event,
+					      const char *symbol)
+{
+	struct add_nmi *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	a->c = c;
+	a->event = event;
+	a->cpu = raw_smp_processor_id();
+	a->kp.symbol_name = symbol;
+	a->kp.pre_handler = add_pre;
+	WRITE_ONCE(add_nmi_case, a);
+	err = register_nmi_handler(NMI_LOCAL, add_nmi_handler, 0,
+				   "perfkmod_test_add");
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, add_nmi_unregister,
+							NULL), 0);
+	err = register_kprobe(&a->kp);
+	if (err)
+		kunit_skip(test, "no kprobe on %s in this kernel: %d", symbol, err);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, add_kprobe_unregister,
+							&a->kp), 0);
+	WRITE_ONCE(a->armed, true);
+	perfkmod_counter_enable(c);
+	/* a task's event is added at once, or when the task is next in */
+	KUNIT_ASSERT_TRUE_MSG(test, test_await(10, !READ_ONCE(a->armed)),
+			      "%s() of this CPU's event never ran", symbol);
+	KUNIT_ASSERT_FALSE_MSG(test, READ_ONCE(a->pending),
+			       "the NMI sent from %s() did not come in a second",
+			       symbol);
+	KUNIT_EXPECT_TRUE(test, a->in_nmi);
+	KUNIT_EXPECT_EQ(test, a->err, 0);
+	return a;
+}
+
+/*
+ * An all-CPUs cpu-clock counter made disabled, then enabled, read in an
+ * NMI from cpu_clock_event_add() of this CPU's event: the read gives no
+ * more than the time since the enable began (the count as of the event's
+ * last update: 0), not the uptime (local_clock() less the prev_count 0 of
+ * an event never started), and the count once disabled is no more than
+ * the time it was on.
+ */
+static void cpu_clock_add_in_nmi(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.disabled = true,
+	};
+	struct perfkmod_counter *c;
+	struct perfkmod_value v;
+	struct add_nmi *a;
+	u64 t0, t1, t2;
+	int cpu;
+
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c = test_create(test, &cfg);
+	t0 = local_clock();
+	a = enable_with_nmi_in_add(test, c, perfkmod_cpu_share(c, cpu)->event,
+				   "cpu_clock_event_add");
+	t1 = local_clock();
+	busy_ms(2);
+	perfkmod_counter_disable(c);
+	t2 = local_clock();
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	kunit_info(test, "in NMI %llu ns in %llu ns of enable; then %llu ns in %llu ns on (uptime %llu ns)",
+		   a->value, t1 - t0, v.value, t2 - t0, t2);
+	KUNIT_EXPECT_LE(test, a->value, t1 - t0);
+	KUNIT_EXPECT_LE(test, v.value, t2 - t0);
+}
+
+/* task-clock, by perf's software type and by its own PMU's */
+static const struct task_clock_case {
+	const char *name;
+	bool own_type;
+} task_clock_cases[] = {
+	{ "software type", false },
+	{ "own PMU type", true },
+};
+
+KUNIT_ARRAY_PARAM_DESC(task_clock, task_clock_cases, name);
+
+/*
+ * The same for task-clock, a counter of this task made disabled, which
+ * runs 200 ms before it is enabled: its context's time then holds them,
+ * which a read in task_clock_event_add() would add (prev_count 0). Also by
+ * the type of task-clock's own PMU, where it has one (6.12): the PMU, not
+ * the type asked for, is what tells the clock.
+ */
+static void task_clock_add_in_nmi(struct kunit *test)
+{
+	const struct task_clock_case *p = test->param_value;
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.target = PERFKMOD_TARGET_TASK,
+		.task = current,
+		.disabled = true,
+	};
+	struct perfkmod_counter *c;
+	struct add_nmi *a;
+	u64 t0, t1, t2, v;
+	int cpu;
+
+	if (p->own_type) {
+		cfg.type = test_sw_type(test, cfg.config);
+		if (cfg.type == PERF_TYPE_SOFTWARE)
+			kunit_skip(test, "task-clock has no PMU of its own here (6.12 has one)");
+	}
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c = test_create(test, &cfg);
+	busy_ms(200);
+	t0 = local_clock();
+	a = enable_with_nmi_in_add(test, c, c->event, "task_clock_event_add");
+	t1 = local_clock();
+	busy_ms(2);
+	perfkmod_counter_disable(c);
+	t2 = local_clock();
+	v = test_value(c);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	kunit_info(test, "type %u: in NMI %llu ns in %llu ns of enable; then %llu ns in %llu ns on",
+		   cfg.type, a->value, t1 - t0, v, t2 - t0);
+	KUNIT_EXPECT_LE(test, a->value, t1 - t0);
+	KUNIT_EXPECT_LE(test, v, t2 - t0);
+}
+
+/* The type of the PMU @name, from sysfs; -ENOENT where there is none. */
+static int pmu_type(const char *name, u32 *type)
+{
+	char path[64], buf[16];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type",
+		 name);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	return kstrtou32(strim(buf), 10, type);
+}
+
+/* TSC ticks in @ns nanoseconds */
+static u64 tsc_ticks(u64 ns)
+{
+	return mul_u64_u32_div(ns, tsc_khz, USEC_PER_SEC);
+}
+
+/*
+ * The same for x86's msr PMU (msr/tsc/, all CPUs), whose msr_event_add()
+ * starts the event: a read there would add the raw TSC (prev_count 0). Its
+ * counts are TSC ticks: bounded by twice the ticks of the time (the TSC's
+ * rate is calibrated).
+ */
+static void msr_add_in_nmi(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.config = 0,	/* tsc */
+		.disabled = true,
+	};
+	struct perfkmod_counter *c;
+	struct perfkmod_value v;
+	struct add_nmi *a;
+	u64 t0, t1, t2;
+	int cpu, err;
+
+	err = pmu_type("msr", &cfg.type);
+	if (err)
+		kunit_skip(test, "no msr PMU in this kernel or machine: %d", err);
+	if (!tsc_khz)
+		kunit_skip(test, "no TSC rate known: the bound is in TSC ticks");
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c = test_create(test, &cfg);
+	t0 = local_clock();
+	a = enable_with_nmi_in_add(test, c, perfkmod_cpu_share(c, cpu)->event,
+				   "msr_event_add");
+	t1 = local_clock();
+	busy_ms(2);
+	perfkmod_counter_disable(c);
+	t2 = local_clock();
+	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	kunit_info(test, "in NMI %llu ticks in %llu ns of enable; then %llu ticks in %llu ns on (TSC %u kHz)",
+		   a->value, t1 - t0, v.value, t2 - t0, tsc_khz);
+	KUNIT_EXPECT_LE(test, a->value, 2 * tsc_ticks(t1 - t0));
+	KUNIT_EXPECT_LE(test, v.value, 2 * tsc_ticks(t2 - t0));
+}
 #else
 static void task_clock_in_nmi(struct kunit *test)
 {
 	kunit_skip(test, "x86 only: a real NMI from a self-IPI");
+}
+
+static void cpu_clock_add_in_nmi(struct kunit *test)
+{
+	kunit_skip(test, "x86 only: a real NMI from a self-IPI; clock_under_pmu_nmis on arm64");
+}
+
+static const struct task_clock_case {
+	const char *name;
+} task_clock_cases[] = {
+	{ "software type" },
+	{ "own PMU type" },
+};
+
+KUNIT_ARRAY_PARAM_DESC(task_clock, task_clock_cases, name);
+
+static void task_clock_add_in_nmi(struct kunit *test)
+{
+	kunit_skip(test, "x86 only: a real NMI from a self-IPI");
+}
+
+static void msr_add_in_nmi(struct kunit *test)
+{
+	kunit_skip(test, "x86 only: the msr PMU, and a real NMI from a self-IPI");
 }
 #endif
 
@@ -569,6 +1072,10 @@ static struct kunit_case perfkmod_local_cases[] = {
 	KUNIT_CASE(in_overflow_callback),
 	KUNIT_CASE(in_pmu_nmi),
 	KUNIT_CASE(task_clock_in_nmi),
+	KUNIT_CASE(cpu_clock_add_in_nmi),
+	KUNIT_CASE_PARAM(task_clock_add_in_nmi, task_clock_gen_params),
+	KUNIT_CASE(msr_add_in_nmi),
+	KUNIT_CASE_SLOW(clock_under_pmu_nmis),
 	KUNIT_CASE(hardware_read_cost),
 	KUNIT_CASE_SLOW(reads_under_hotplug),
 	{}

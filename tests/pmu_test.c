@@ -3,11 +3,12 @@
  * KUnit suite for all-CPUs counters of PMUs that are not one per CPU, with
  * test PMUs of its own that play the hardware: a package PMU whose events
  * all move to one designated CPU and read one shared counter (as RAPL's and
- * uncore's do), which migrates them when that CPU goes offline; a PMU with
- * a package scope (6.11 and later), whose events stay where they were made
- * and read the package's one counter; a hybrid PMU, absent from the CPUs
- * its config names; and a sampling PMU whose limits on periods differ by
- * CPU.
+ * uncore's do), which migrates them when that CPU goes offline, and one
+ * like it whose events cannot be read from other CPUs (AMD's uncore); a
+ * PMU with a package scope (6.11 and later), whose events stay where they
+ * were made and read the package's one counter; a hybrid PMU, absent from
+ * the CPUs its config names; and a sampling PMU whose limits on periods
+ * differ by CPU.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -107,6 +108,17 @@ static int pkg_event_init(struct perf_event *event)
 	return 0;
 }
 
+/* As AMD's uncore: every event to the designated CPU, read there only. */
+static int moved_event_init(struct perf_event *event)
+{
+	int err = tpmu_init(event);
+
+	if (err)
+		return err;
+	event->cpu = READ_ONCE(tpmu_pkg_cpu);
+	return 0;
+}
+
 /*
  * The CPUs (bit cpu % 64) on which the hybrid PMU has no free counter:
  * set by a case after it made its counter.
@@ -173,6 +185,10 @@ static int period_check(struct perf_event *event, u64 value)
  * refuses task events all the same).
  */
 static struct pmu pkg_pmu = { TEST_PMU(pkg_event_init, perf_invalid_context) };
+static struct pmu moved_pmu = {
+	TEST_PMU(moved_event_init, perf_invalid_context)
+};
+
 static struct pmu hybrid_pmu = { TEST_PMU(hybrid_event_init, perf_hw_context) };
 static struct pmu period_pmu = {
 	TEST_PMU_CAPS(period_event_init, perf_hw_context,
@@ -202,6 +218,7 @@ static int tpmu_cpu_offline(unsigned int cpu)
 		return 0;
 	WRITE_ONCE(tpmu_pkg_cpu, target);
 	perf_pmu_migrate_context(&pkg_pmu, cpu, target);
+	perf_pmu_migrate_context(&moved_pmu, cpu, target);
 	return 0;
 }
 
@@ -215,9 +232,12 @@ static int tpmu_suite_init(struct kunit_suite *suite)
 	err = perf_pmu_register(&pkg_pmu, "perfkmod_test_pkg", -1);
 	if (err)
 		return err;
-	err = perf_pmu_register(&hybrid_pmu, "perfkmod_test_hybrid", -1);
+	err = perf_pmu_register(&moved_pmu, "perfkmod_test_moved", -1);
 	if (err)
 		goto err_pkg;
+	err = perf_pmu_register(&hybrid_pmu, "perfkmod_test_hybrid", -1);
+	if (err)
+		goto err_moved;
 	err = perf_pmu_register(&period_pmu, "perfkmod_test_period", -1);
 	if (err)
 		goto err_hybrid;
@@ -242,6 +262,8 @@ err_period:
 	perf_pmu_unregister(&period_pmu);
 err_hybrid:
 	perf_pmu_unregister(&hybrid_pmu);
+err_moved:
+	perf_pmu_unregister(&moved_pmu);
 err_pkg:
 	perf_pmu_unregister(&pkg_pmu);
 	return err;
@@ -255,6 +277,7 @@ static void tpmu_suite_exit(struct kunit_suite *suite)
 #endif
 	perf_pmu_unregister(&period_pmu);
 	perf_pmu_unregister(&hybrid_pmu);
+	perf_pmu_unregister(&moved_pmu);
 	perf_pmu_unregister(&pkg_pmu);
 }
 
@@ -541,6 +564,44 @@ static void refused_cpu_reads_in_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 1000);
 }
 
+/*
+ * A package PMU's event that its PMU moved to another CPU is read where
+ * perf reads it (perf_event_read_local()): from any CPU of its package
+ * where the PMU allows (PERF_EV_CAP_READ_ACTIVE_PKG: Intel's uncore,
+ * RAPL), with the count as now; on its own CPU only where it does not
+ * (AMD's uncore), and elsewhere -EINVAL, never the count of its last
+ * update as if it were current. Here CPU 0 holds each counter's event,
+ * which its PMU moved to CPU 1 (and serves CPU 1).
+ */
+static void read_local_where_perf_reads(struct kunit *test)
+{
+	struct perfkmod_config cfg = { .type = pkg_pmu.type };
+	struct perfkmod_counter *pkg, *moved;
+	u64 v;
+
+	if (num_online_cpus() < 2 || !cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "needs CPUs 0 and 1 online");
+	if (topology_physical_package_id(0) != topology_physical_package_id(1))
+		kunit_skip(test, "CPUs 0 and 1 are in different packages");
+	WRITE_ONCE(tpmu_pkg_cpu, 1);
+	pkg = test_create(test, &cfg);
+	cfg.type = moved_pmu.type;
+	moved = test_create(test, &cfg);
+	KUNIT_ASSERT_NOT_NULL(test, perfkmod_cpu_share(pkg, 0)->event);
+	KUNIT_ASSERT_NOT_NULL(test, perfkmod_cpu_share(moved, 0)->event);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(perfkmod_cpu_share(moved, 0)->event->cpu), 1);
+	KUNIT_ASSERT_EQ(test, READ_ONCE(perfkmod_cpu_share(pkg, 0)->event->cpu), 1);
+
+	atomic64_add(1000, &tpmu_count);
+	KUNIT_EXPECT_EQ(test, read_local_on(pkg, 0, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 1000);
+	KUNIT_EXPECT_EQ(test, read_local_on(moved, 0, &v), -EINVAL);
+	/* CPU 1, which the event serves, keeps what it counted before: 0 */
+	KUNIT_EXPECT_EQ(test, read_local_on(moved, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0);
+	KUNIT_EXPECT_EQ(test, test_value(moved), 1000);
+}
+
 static void tpmu_short_periods(void *data)
 {
 	WRITE_ONCE(tpmu_long_periods, -1);
@@ -730,6 +791,7 @@ static struct kunit_case perfkmod_pmu_cases[] = {
 	KUNIT_CASE(hybrid_counts_where_present),
 	KUNIT_CASE(pmu_on_no_cpu),
 	KUNIT_CASE(refused_cpu_reads_in_error),
+	KUNIT_CASE(read_local_where_perf_reads),
 	KUNIT_CASE(set_period_all_or_nothing),
 	KUNIT_CASE(read_local_in_nmi),
 	KUNIT_CASE(read_local_in_nmi_stopped),

@@ -2,8 +2,8 @@
 /*
  * What perfkmod's KUnit suites share (declared in test.h): the require_pmu
  * parameter, counters released at the end of a case, the verdict of a
- * hardware case that has no PMU, a CPU hotplug loop and, on x86, a
- * function run in a real NMI.
+ * hardware case that has no PMU, the type perf gives a software event, a
+ * CPU hotplug loop and, on x86, a function run in a real NMI.
  */
 #include <kunit/test.h>
 #include <linux/cpu.h>
@@ -72,6 +72,25 @@ u64 test_value(struct perfkmod_counter *c)
 
 	perfkmod_counter_read(c, &v);
 	return v.value;
+}
+
+u32 test_sw_type(struct kunit *test, u64 config)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = config,
+		.disabled = 1,
+	};
+	struct perf_event *event;
+	u32 type;
+
+	event = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(event), "software event %llu: %pe",
+			       config, event);
+	type = event->attr.type;
+	perf_event_release_kernel(event);
+	return type;
 }
 
 #ifdef CONFIG_X86

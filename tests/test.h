@@ -50,6 +50,14 @@ void test_no_pmu(struct kunit *test, const void *err);
 u64 test_value(struct perfkmod_counter *c);
 
 /*
+ * The type perf gives a software event of @config (cpu-clock or
+ * task-clock): their PMU's own, where the kernel gives them PMUs of their
+ * own (6.12), else %PERF_TYPE_SOFTWARE. Asked of a disabled event made on
+ * this task for the purpose; a case that cannot make it fails.
+ */
+u32 test_sw_type(struct kunit *test, u64 config);
+
+/*
  * A kthread that takes CPU 1 down and up until test_hotplug_stop(), or
  * until the case ends, however it ends (CPU 1 is then brought back).
  * test_hotplug_cycles() tells how many whole cycles it made so far;
