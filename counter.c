@@ -140,6 +140,7 @@ static int check_config(const struct perfkmod_config *cfg)
 }
 
 static void stop_work(struct work_struct *work);
+static void release_work(struct work_struct *work);
 
 struct perfkmod_counter *
 __perfkmod_counter_create(const struct perfkmod_config *config,
@@ -163,6 +164,7 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	mutex_init(&c->sync_lock);
 	mutex_init(&c->lock);
 	INIT_WORK(&c->stop_work, stop_work);
+	INIT_WORK(&c->release_work, release_work);
 	err = perfkmod_overflow_counter_init(c);
 	if (err)
 		goto err_free;
@@ -200,11 +202,11 @@ err_free:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
+/* Release @c, which this caller took off its list. */
 static void release_now(struct perfkmod_counter *c)
 {
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
-	perfkmod_unlist_counter(c);
 	/* another module's series may read it: they read it no more */
 	perfkmod_series_forget(c);
 	if (perfkmod_config_samples(&c->config)) {
@@ -242,19 +244,28 @@ static void release_work(struct work_struct *work)
 
 void perfkmod_counter_release(struct perfkmod_counter *c)
 {
+	bool in_delivery;
+
 	if (IS_ERR_OR_NULL(c) || perfkmod_refuse_atomic())
 		return;
-	if (perfkmod_in_process_delivery()) {
+	in_delivery = perfkmod_in_process_delivery();
+	if (!perfkmod_unlist_counter(c)) {
+		/*
+		 * Released already: a caller's bug, but for the calls of a
+		 * process callback on several CPUs, which the release the
+		 * first handed on waits for.
+		 */
+		WARN_ONCE(!in_delivery, "perfkmod: a counter released twice\n");
+		return;
+	}
+	if (in_delivery) {
 		/*
 		 * The release waits for the counter's deliveries and those
 		 * of its callbacks, which may be this one, or one waiting for
 		 * it (see perfkmod_callback_unregister()): in
-		 * perfkmod_reap_wq. The owner's module going away finds it
-		 * no more; no later overflow is delivered.
+		 * perfkmod_reap_wq. No later overflow is delivered.
 		 */
-		perfkmod_unlist_counter(c);
 		perfkmod_overflow_stop(c);
-		INIT_WORK(&c->release_work, release_work);
 		queue_work(perfkmod_reap_wq, &c->release_work);
 		return;
 	}

@@ -55,18 +55,24 @@ void perfkmod_list_task_counter(struct perfkmod_counter *c)
 
 /**
  * perfkmod_unlist_counter() - take a counter off its list
- * @c: a counter, listed.
+ * @c: a counter.
  *
- * Once it returns, no CPU hotplug callback sees @c.
+ * Once it returns, no CPU hotplug callback sees @c, and the module
+ * notifier does not find it: the one caller that took @c off its list
+ * releases it.
  *
  * Context: process context, may sleep; takes perfkmod_counters_mutex.
+ * Return: whether this call took it off (it was listed).
  */
-void perfkmod_unlist_counter(struct perfkmod_counter *c)
+bool perfkmod_unlist_counter(struct perfkmod_counter *c)
 {
+	bool listed;
+
 	mutex_lock(&perfkmod_counters_mutex);
-	/* a release handed on from a callback unlists it twice */
+	listed = !list_empty(&c->all);
 	list_del_init(&c->all);
 	mutex_unlock(&perfkmod_counters_mutex);
+	return listed;
 }
 
 /*

@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
 
@@ -390,7 +391,7 @@ bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
 int perfkmod_hotplug_init(void);
 void perfkmod_hotplug_exit(void);
 void perfkmod_list_task_counter(struct perfkmod_counter *c);
-void perfkmod_unlist_counter(struct perfkmod_counter *c);
+bool perfkmod_unlist_counter(struct perfkmod_counter *c);
 struct perfkmod_counter *perfkmod_counter_owned_by(struct module *mod);
 int perfkmod_create_cpus(struct perfkmod_counter *c);
 int perfkmod_sync_cpus(struct perfkmod_counter *c);
@@ -407,22 +408,31 @@ extern struct workqueue_struct *perfkmod_reap_wq;
 int perfkmod_overflow_init(void);
 void perfkmod_overflow_exit(void);
 bool perfkmod_in_process_delivery(void);
-DECLARE_PER_CPU(struct task_struct *, perfkmod_delivering);
 
 /*
- * Whether the caller may not sleep: an interrupt, NMI or softirq,
- * interrupts or (where preempt_count() counts it) preemption off, or a
- * delivery that perfkmod_delivering marks (see overflow.c).
+ * Where preempt_count() does not tell that a delivery may not sleep (see
+ * overflow.c), perfkmod_delivering marks the task that runs it.
+ */
+#if defined(CONFIG_PREEMPT_RT) || !defined(CONFIG_PREEMPT_COUNT)
+#define PERFKMOD_MARK_DELIVERY
+DECLARE_PER_CPU(struct task_struct *, perfkmod_delivering);
+#endif
+
+/*
+ * Whether the caller may not sleep: in an interrupt, NMI or softirq, with
+ * bottom halves, interrupts or (where preempt_count() counts it)
+ * preemption off, in an RCU reader, or in a delivery perfkmod_delivering
+ * marks. A spinlock held is seen only where preempt_count() counts it.
  */
 static inline bool perfkmod_atomic_caller(void)
 {
-	if (IS_ENABLED(CONFIG_PREEMPT_COUNT)) {
-		if (!preemptible())
-			return true;
-	} else if (!in_task() || irqs_disabled()) {
+	if (preempt_count() || irqs_disabled() || rcu_preempt_depth())
 		return true;
-	}
+#ifdef PERFKMOD_MARK_DELIVERY
 	return this_cpu_read(perfkmod_delivering) == current;
+#else
+	return false;
+#endif
 }
 
 /*

@@ -30,6 +30,8 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 	/* callbacks next, those a counter's release detached too */
 	callbacks = perfkmod_callbacks_release_owner(mod);
 	counters = perfkmod_counters_release_owner(mod);
+	/* the ends its callbacks handed on, which may still run its code */
+	flush_workqueue(perfkmod_reap_wq);
 	if (counters || callbacks)
 		pr_warn("module %s unloaded without releasing %d counters and %d callbacks; perfkmod released them\n",
 			mod->name, counters, callbacks);

@@ -165,6 +165,7 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_reap_wq);
  * in the task that hit it. Each delivery restores what it found: they
  * nest.
  */
+#ifdef PERFKMOD_MARK_DELIVERY
 DEFINE_PER_CPU(struct task_struct *, perfkmod_delivering);
 
 static __always_inline struct task_struct *delivering_begin(void)
@@ -181,6 +182,17 @@ static __always_inline void delivering_end(struct task_struct *prev)
 	barrier();
 	this_cpu_write(perfkmod_delivering, prev);
 }
+#else
+/* preempt_count() tells: an IRQ delivery is a hard interrupt */
+static __always_inline struct task_struct *delivering_begin(void)
+{
+	return NULL;
+}
+
+static __always_inline void delivering_end(struct task_struct *prev)
+{
+}
+#endif
 
 /* Samples a deferred callback's ring holds per CPU; a power of two. */
 unsigned int perfkmod_ring_size = 64;
@@ -437,9 +449,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	struct perfkmod_callback *cb;
 	unsigned long runs = 0;
 	bool last = false;
-#ifndef CONFIG_PREEMPT_COUNT
 	struct task_struct *prev;
-#endif
 	u64 time;
 	int left;
 
@@ -457,17 +467,13 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	rcu_read_lock_sched_notrace();
 	/* the time of the overflow, before the direct callbacks run */
 	time = list_empty(&c->deferred) ? 0 : local_clock();
-#ifndef CONFIG_PREEMPT_COUNT
 	prev = delivering_begin();
-#endif
 	list_for_each_entry_rcu(cb, &c->direct, node) {
 		cb->fn(&s, regs, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		runs++;
 	}
-#ifndef CONFIG_PREEMPT_COUNT
 	delivering_end(prev);
-#endif
 	if (runs)
 		this_cpu_add(stats->runs, runs);
 	list_for_each_entry_rcu(cb, &c->deferred, node) {
@@ -520,6 +526,8 @@ static void free_callback(struct perfkmod_callback *cb)
 	kfree(cb);
 }
 
+static void reap_callback(struct work_struct *work);
+
 struct perfkmod_callback *
 __perfkmod_callback_register(struct perfkmod_counter *c,
 			     perfkmod_callback_fn fn, void *context,
@@ -545,6 +553,7 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	cb->context = context;
 	cb->delivery = delivery;
 	cb->owner = owner;
+	INIT_WORK(&cb->reap_work, reap_callback);
 	cb->cpus = alloc_percpu(struct perfkmod_cb_cpu);
 	if (!cb->cpus)
 		goto err_free_cb;
@@ -627,12 +636,10 @@ static void run_irq_work(void *unused)
  * reader) and start the rest timer: the irq_works are waited for first,
  * then the timer is cancelled, then the kick it may have queued is waited
  * for. The kick and the lazy irq_work may queue the work, which is
- * cancelled last, also when it queues itself again: all but @skip, the
- * running work item of the caller, which ends once the caller returns.
+ * cancelled last, also when it queues itself again.
  * Context: process context, may sleep; takes cpus_read_lock().
  */
-static void flush_callback(struct perfkmod_callback *cb,
-			   struct work_struct *skip)
+static void flush_callback(struct perfkmod_callback *cb)
 {
 	int cpu;
 
@@ -657,8 +664,7 @@ static void flush_callback(struct perfkmod_callback *cb,
 		irq_work_sync(&pcc->lazy);
 		hrtimer_cancel(&pcc->rest);
 		irq_work_sync(&pcc->kick);
-		if (&pcc->work != skip)
-			cancel_work_sync(&pcc->work);
+		cancel_work_sync(&pcc->work);
 	}
 }
 
@@ -688,7 +694,7 @@ static void end_handle(struct perfkmod_callback *cb, bool detached)
 	 * a counter release detached it and has not finished waiting.
 	 */
 	synchronize_rcu();
-	flush_callback(cb, NULL);
+	flush_callback(cb);
 	if (detached) {
 		/* @c may be freed from here on: wake_up_var() only hashes */
 		if (atomic_dec_and_test(&c->detaching))
@@ -707,18 +713,17 @@ static void reap_callback(struct work_struct *work)
 }
 
 /*
- * A process delivery waits for no other process delivery: two callbacks
- * that unregister each other (or each other's counters) would wait for
- * each other for ever. It may wait for its own callback's calls on other
- * CPUs: they wait for no process delivery either, and end at once if they
- * unregister this callback too (the handle is claimed already). Nor does a
- * call wait for itself: its own work item is waited for in
- * perfkmod_reap_wq, which frees the handle once the call has returned.
+ * A process delivery waits for no process delivery, its own included: two
+ * callbacks that unregister each other (or each other's counters) would
+ * wait for each other for ever, and a callback that unregisters itself
+ * for itself. It hands the end of a process callback's handle to
+ * perfkmod_reap_wq, which waits there for the calls under way, this one
+ * among them, and frees the handle.
  */
 void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 {
 	struct perfkmod_callback *in;
-	bool detached, claimed;
+	bool detached, claimed, handed = false;
 
 	if (IS_ERR_OR_NULL(cb) || perfkmod_refuse_atomic())
 		return;
@@ -726,28 +731,25 @@ void perfkmod_callback_unregister(struct perfkmod_callback *cb)
 	mutex_lock(&perfkmod_callback_mutex);
 	detached = detach_locked(cb, false);
 	claimed = claim_handle_locked(cb);
+	if (claimed && in && cb->delivery == PERFKMOD_DELIVER_PROCESS) {
+		/* queued before the mutex goes: a module going away flushes it */
+		cb->reap_detached = detached;
+		queue_work(perfkmod_reap_wq, &cb->reap_work);
+		handed = true;
+	}
 	mutex_unlock(&perfkmod_callback_mutex);
 	/*
 	 * A handle ended twice, a caller's bug (the first end has most
-	 * likely freed @cb already): do no more harm. Unless @cb's own call
-	 * on another CPU ends it at the same time: that one waits for this.
+	 * likely freed @cb already): do no more harm. Unless @cb's own calls
+	 * on two CPUs end it at once: the end the first handed on waits for
+	 * this call too.
 	 */
 	if (!claimed) {
 		WARN_ON_ONCE(in != cb);
 		return;
 	}
-	if (!in || cb->delivery != PERFKMOD_DELIVER_PROCESS) {
+	if (!handed)
 		end_handle(cb, detached);
-		return;
-	}
-	if (in == cb) {
-		/* its calls on the other CPUs end before this returns */
-		synchronize_rcu();
-		flush_callback(cb, current_work());
-	}
-	cb->reap_detached = detached;
-	INIT_WORK(&cb->reap_work, reap_callback);
-	queue_work(perfkmod_reap_wq, &cb->reap_work);
 }
 EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);
 
@@ -866,7 +868,7 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 		/* one grace period for them all */
 		synchronize_rcu();
 		list_for_each_entry_safe(cb, tmp, &reap, reap) {
-			flush_callback(cb, NULL);
+			flush_callback(cb);
 			put_callback(cb);
 		}
 	}
@@ -921,8 +923,6 @@ int perfkmod_callbacks_release_owner(struct module *mod)
 			n++;
 		}
 	} while (found);
-	/* the ends its process deliveries handed on, which may call into @mod */
-	flush_workqueue(perfkmod_reap_wq);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_callbacks_release_owner);

@@ -284,10 +284,10 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * it returns at once: @counter stops as by perfkmod_overflow_stop(), no
  * later overflow of it is delivered, and perfkmod releases it afterwards,
  * as above, once the calls under way have ended (see
- * perfkmod_callback_unregister()); the samples its deferred callbacks
- * were given before are still delivered. From a direct or %PERFKMOD_DELIVER_IRQ
- * callback, or with interrupts or preemption off, it warns and does
- * nothing.
+ * perfkmod_callback_unregister()). The calls of one callback on several
+ * CPUs may each release its counter: the first does. From a direct or
+ * %PERFKMOD_DELIVER_IRQ callback, or with interrupts or preemption off, it
+ * warns and does nothing.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held nor
  *	from a CPU hotplug callback (it takes the CPU hotplug lock).
@@ -617,20 +617,17 @@ __perfkmod_callback_register(struct perfkmod_counter *counter,
  * is running: not with a lock held that the callback takes.
  *
  * From a %PERFKMOD_DELIVER_PROCESS callback, which runs in a work item, it
- * waits for no other work item of perfkmod's: two such callbacks that
+ * waits for no such work item, its own included: two such callbacks that
  * unregister each other (or each other's counters) would wait for each
- * other for ever. There a callback may unregister itself: its calls on
- * other CPUs have ended when this returns, and it is not called again once
- * the calling call returns, so its context may be freed from then on;
- * perfkmod frees @cb afterwards. Unregistering another
- * %PERFKMOD_DELIVER_PROCESS callback from there returns at once: that one
- * is not called for any later sample, but a call of it under way on
- * another CPU may still be running; perfkmod waits for it and frees @cb
- * afterwards, and before the module that registered it finishes
- * unloading, so its context must stay valid until then. Two callbacks may
- * unregister each other this way. Unregistering a direct or
- * %PERFKMOD_DELIVER_IRQ callback from there waits, as from any process
- * context.
+ * other for ever, and a callback that unregisters itself for itself.
+ * There, unregistering a %PERFKMOD_DELIVER_PROCESS callback, itself or
+ * another, returns at once: the callback is not called for any later
+ * sample, but a call of it under way (on another CPU, or the calling one)
+ * may still be running. perfkmod waits for those and frees @cb afterwards,
+ * and before the module that registered it finishes unloading: its context
+ * must stay valid until then. Two callbacks may unregister each other this
+ * way. Unregistering a direct or %PERFKMOD_DELIVER_IRQ callback from there
+ * waits, as from any process context.
  *
  * A direct or %PERFKMOD_DELIVER_IRQ callback may not sleep: from there, as
  * with interrupts or preemption off, this warns and does nothing; such a

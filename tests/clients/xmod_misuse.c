@@ -12,8 +12,9 @@
  *	insmod xmod_misuse.ko
  *	cat /sys/module/xmod_misuse/parameters/seen
  *
- * seen gives "RUNS REFUSED": the callback's runs since load, and the
- * perfkmod_counter_read_cpu() calls that answered -EDEADLK.
+ * seen gives "RUNS REFUSED ACCEPTED": the callback's runs since load, and
+ * its perfkmod_counter_read_cpu() calls that answered -EDEADLK and that
+ * did not.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,6 +28,7 @@ static struct perfkmod_counter *counter;
 static struct perfkmod_callback *cb;
 static atomic64_t runs;
 static atomic64_t refused;
+static atomic64_t accepted;
 
 /* Context: a page fault's, preemption off: nothing here may sleep. */
 static void misuse_fn(const struct perfkmod_sample *sample,
@@ -38,12 +40,14 @@ static void misuse_fn(const struct perfkmod_sample *sample,
 	perfkmod_callback_unregister(cb);
 	if (perfkmod_counter_read_cpu(counter, sample->cpu, &val) == -EDEADLK)
 		atomic64_inc(&refused);
+	else
+		atomic64_inc(&accepted);
 }
 
 static int seen_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%lld %lld\n", atomic64_read(&runs),
-			  atomic64_read(&refused));
+	return sysfs_emit(buf, "%lld %lld %lld\n", atomic64_read(&runs),
+			  atomic64_read(&refused), atomic64_read(&accepted));
 }
 
 static const struct kernel_param_ops seen_ops = {
@@ -51,7 +55,7 @@ static const struct kernel_param_ops seen_ops = {
 };
 
 module_param_cb(seen, &seen_ops, NULL, 0444);
-MODULE_PARM_DESC(seen, "the callback's runs and the refused reads since load");
+MODULE_PARM_DESC(seen, "the callback's runs, refused and accepted reads since load");
 
 static int __init xmod_misuse_init(void)
 {

@@ -138,6 +138,21 @@ read to 0xffff888004bd2e10 of 8 bytes by task 225 on cpu 0:
  series_start+0x6a/0x120 [perfkmod]
  control_write+0x3d1/0x5a0 [perfkmod]
 {TAIL}"""),
+    # perfkmod driving two kernel functions at its own memory: its race
+    ("perfkmod entering two timer functions on one timer", True, f"""{BAR}
+BUG: KCSAN: data-race in hrtimer_cancel / hrtimer_start_range_ns
+
+write to 0xffff888004bd2e10 of 8 bytes by task 221 on cpu 1:
+ hrtimer_start_range_ns+0x2a1/0x540
+ series_start+0x6a/0x120 [perfkmod]
+ control_write+0x3d1/0x5a0 [perfkmod]
+
+read to 0xffff888004bd2e10 of 8 bytes by task 225 on cpu 0:
+ hrtimer_try_to_cancel+0x1b2/0x540
+ hrtimer_cancel+0x22/0x40
+ series_stop+0x3a/0x120 [perfkmod]
+ control_write+0x3d1/0x5a0 [perfkmod]
+{TAIL}"""),
     # a report whose accesses this reader does not parse: perfkmod in it
     ("an unknown shape of report naming perfkmod", True, f"""{BAR}
 BUG: KCSAN: data-race in perfkmod_counter_read_local [perfkmod]
@@ -164,6 +179,10 @@ WARN_CASES = [
     ("an announced warning that never came", True, [ASK]),
     ("another warning than the one announced", True, [ASK, OTHER]),
     ("a warning before its announcement", True, [WARN, ASK]),
+    ("two warnings for one announcement", True, [ASK, WARN, WARN]),
+    ("two warnings for two announcements", False, [ASK, WARN, ASK, WARN]),
+    ("an empty announcement", True,
+     ["    # misuse: PERFKMOD-EXPECT-WARN  ", WARN]),
 ]
 
 
