@@ -32,25 +32,35 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define expect_sleep_warn(test, fn)					\
 	kunit_info(test, "PERFKMOD-EXPECT-WARN perfkmod: %s() may sleep", fn)
 
-/* A cpu-clock counter on this CPU, the case's thread pinned to it. */
-static struct perfkmod_counter *clock_counter(struct kunit *test,
-					      bool release_at_end)
+/*
+ * A cpu-clock counter on this CPU, the case's thread pinned to it, or on
+ * every CPU (@all).
+ */
+static struct perfkmod_counter *__clock_counter(struct kunit *test,
+						bool release_at_end, bool all)
 {
 	struct perfkmod_config cfg = {
 		.type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_period = 1000000,	/* 1 ms */
-		.target = PERFKMOD_TARGET_CPU,
-		.cpu = raw_smp_processor_id(),
+		.target = all ? PERFKMOD_TARGET_ALL_CPUS : PERFKMOD_TARGET_CPU,
+		.cpu = all ? 0 : raw_smp_processor_id(),
 	};
 	struct perfkmod_counter *c;
 
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
+	if (!all)
+		KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cfg.cpu)), 0);
 	if (release_at_end)
 		return test_create(test, &cfg);
 	c = perfkmod_counter_create(&cfg);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(c), "perfkmod_counter_create: %pe", c);
 	return c;
+}
+
+static struct perfkmod_counter *clock_counter(struct kunit *test,
+					      bool release_at_end)
+{
+	return __clock_counter(test, release_at_end, false);
 }
 
 /* What a callback of these cases records, and does at its first call. */
@@ -195,17 +205,57 @@ static void expect_no_more_calls(struct kunit *test, struct misuse *m)
  */
 static void process_callback_unregisters_itself(struct kunit *test)
 {
-	struct misuse m = { .counter = clock_counter(test, true) };
+	DECLARE_COMPLETION_ONSTACK(go);
+	struct misuse m = { .counter = clock_counter(test, true), .go = &go };
 
 	m.self = perfkmod_callback_register(m.counter, unregister_fn, &m,
 					    PERFKMOD_DELIVER_PROCESS);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(m.self));
-	m.other = m.self;
+	WRITE_ONCE(m.other, m.self);
+	complete_all(&go);
 	KUNIT_ASSERT_TRUE_MSG(test, test_await(30, READ_ONCE(m.done)),
 			      "the unregister from the callback did not return in 30 s (%d calls)",
 			      atomic_read(&m.calls));
 	expect_no_more_calls(test, &m);
 	KUNIT_EXPECT_EQ(test, atomic_read(&m.calls), 1);
+}
+
+static void unregister_always_fn(const struct perfkmod_sample *s,
+				 struct pt_regs *regs, void *context)
+{
+	struct misuse *m = context;
+	struct perfkmod_callback *self = READ_ONCE(m->self);
+
+	/* a call before registration returned its handle: none counted */
+	if (!self)
+		return;
+	atomic_inc(&m->calls);
+	perfkmod_callback_unregister(self);
+	WRITE_ONCE(m->done, true);
+}
+
+/*
+ * The same on every CPU: the calls on two CPUs may unregister the callback
+ * at once; both return, one of them quietly (the other one's end waits
+ * for it), and no call comes after.
+ */
+static void process_callback_unregisters_itself_on_all_cpus(struct kunit *test)
+{
+	struct misuse m = { .counter = __clock_counter(test, true, true) };
+	struct perfkmod_callback *cb;
+	int calls;
+
+	cb = perfkmod_callback_register(m.counter, unregister_always_fn, &m,
+					PERFKMOD_DELIVER_PROCESS);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(cb));
+	WRITE_ONCE(m.self, cb);
+	KUNIT_ASSERT_TRUE_MSG(test, test_await(30, READ_ONCE(m.done)),
+			      "the unregister from the callback did not return in 30 s (%d calls)",
+			      atomic_read(&m.calls));
+	expect_no_more_calls(test, &m);
+	calls = atomic_read(&m.calls);
+	/* a call on each CPU at most: each stops its work item's batch */
+	KUNIT_EXPECT_LE(test, calls, (int)num_online_cpus());
 }
 
 /*
@@ -285,6 +335,7 @@ static struct kunit_case perfkmod_misuse_cases[] = {
 	KUNIT_CASE(direct_callback_refused),
 	KUNIT_CASE(irq_callback_refused),
 	KUNIT_CASE(process_callback_unregisters_itself),
+	KUNIT_CASE(process_callback_unregisters_itself_on_all_cpus),
 	KUNIT_CASE(process_callbacks_unregister_each_other),
 	KUNIT_CASE(process_callback_releases_its_counter),
 	{}
