@@ -17,7 +17,6 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
 
@@ -421,12 +420,14 @@ DECLARE_PER_CPU(struct task_struct *, perfkmod_delivering);
 /*
  * Whether the caller may not sleep: in an interrupt, NMI or softirq, with
  * bottom halves, interrupts or (where preempt_count() counts it)
- * preemption off, in an RCU reader, or in a delivery perfkmod_delivering
- * marks. A spinlock held is seen only where preempt_count() counts it.
+ * preemption off, or in a delivery perfkmod_delivering marks. A spinlock
+ * held is seen only where preempt_count() counts it, and a preemptible
+ * RCU reader only by DEBUG_ATOMIC_SLEEP's check (perfkmod_might_sleep()):
+ * a test here would cost every read more than the rest.
  */
 static inline bool perfkmod_atomic_caller(void)
 {
-	if (preempt_count() || irqs_disabled() || rcu_preempt_depth())
+	if (preempt_count() || irqs_disabled())
 		return true;
 #ifdef PERFKMOD_MARK_DELIVERY
 	return this_cpu_read(perfkmod_delivering) == current;
@@ -439,8 +440,17 @@ static inline bool perfkmod_atomic_caller(void)
  * At the entry of each function that may sleep: where its caller may not (a
  * direct or IRQ callback, interrupts or preemption off), it warns once,
  * naming the function and the rule, and the function refuses: returns an
- * error (-EDEADLK) or does nothing. Elsewhere, might_sleep().
+ * error (-EDEADLK) or does nothing. Elsewhere, with DEBUG_ATOMIC_SLEEP,
+ * might_sleep()'s check of what this one cannot see (a spinlock held
+ * without PREEMPT_COUNT); not its voluntary preemption point, which the
+ * function's own sleeping calls (mutex_lock(), ...) are, and which would
+ * cost the reads each call.
  */
+#ifdef CONFIG_DEBUG_ATOMIC_SLEEP
+#define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__)
+#else
+#define perfkmod_might_sleep()	do { } while (0)
+#endif
 #define perfkmod_refuse_atomic()					\
 ({									\
 	bool __atomic = perfkmod_atomic_caller();			\
@@ -449,7 +459,7 @@ static inline bool perfkmod_atomic_caller(void)
 		  "perfkmod: %s() may sleep: not in a direct or IRQ callback, nor atomic\n", \
 		  __func__);						\
 	if (!__atomic)							\
-		might_sleep();						\
+		perfkmod_might_sleep();					\
 	__atomic;							\
 })
 
