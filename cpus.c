@@ -596,10 +596,10 @@ err_release:
  * lock free is in none of those on this CPU, and none begins there before
  * the read ends: interrupts are off, and an NMI stops the CPU it
  * interrupts. Held by another CPU (perf_event_read() of an inactive event,
- * the checks of an enable), it only costs a fresher count. One load,
- * safe in NMI. Without SMP or spinlock debugging the lock is no lock and
- * reads free: there only an NMI can interrupt perf holding it, and an NMI
- * is taken as finding it held.
+ * the checks of an enable), it only makes the count less fresh. Two
+ * loads, safe in NMI. Without SMP or spinlock debugging the lock is no
+ * lock and reads free: there only an NMI can interrupt perf holding it,
+ * and an NMI is taken as finding it held.
  */
 static __always_inline bool ctx_locked(struct perf_event *event)
 {
@@ -657,7 +657,9 @@ static __always_inline bool ctx_locked(struct perf_event *event)
  *   index), and armpmu_start() clears the mark before
  *   armpmu_event_set_period() writes @prev_count and the counter, which
  *   holds what the last event on it left: the context lock too, there
- *   and on any other architecture.
+ *   and on any other architecture. (arm64's cpu_pm notifier stops and
+ *   starts the events around a CPU's low-power state without the lock, a
+ *   window perf_event_read_local() leaves open as well.)
  * - %PERFKMOD_READ_SW, %PERFKMOD_READ_SYSTEM: what perfkmod knows nothing
  *   of, as x86's msr PMU, whose msr_event_add() and msr_event_start()
  *   never mark the event and whose @prev_count is 0 until start() (the
