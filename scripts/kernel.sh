@@ -302,16 +302,32 @@ installed() {
 	[ "${v%% *}" = installed ] && satisfies "${v#* }" "$2" && echo "${v#* }"
 }
 
+# kept PACKAGE [VERSION]: the .debs of PACKAGE (NAME or NAME:ARCH; at
+# VERSION, or any) that $cache/apt/archives keeps, by apt's file name
+# NAME_VERSION_ARCH.deb (the epoch's colon %3a), "all" for any ARCH
+kept() {
+	local name=${1%%:*} arch=${1#*:} v=${2:-*} a f
+
+	[ "$arch" != "$1" ] || arch='*'
+	v=${v//:/%3a}
+	for a in "$arch" all; do
+		for f in "$cache/apt/archives/${name}_"${v}_$a.deb; do
+			[ -f "$f" ] && echo "$f"
+		done
+	done
+}
+
 # fetch ROOT PACKAGE RELATION: PACKAGE (NAME or NAME:ARCH) at the version
 # apt would take for "PACKAGE (RELATION)" into the tree ROOT: the one
 # installed here when it meets RELATION (its files, as dpkg lists them),
-# else the newest of Debian's archive that does. Each .deb fetched is kept
-# in $cache/apt/archives, where a later fetch of the same version finds
-# it: the archive may have dropped it by then. Lists that name a version
-# the archive no longer gives are fetched again, once. Fails saying what
-# the archive lacks and what to run.
+# else the newest that does of Debian's archive and of the .debs fetched
+# before. Each .deb fetched is kept in $cache/apt/archives, where a later
+# fetch finds it: the archive, and the lists after it, may have dropped
+# that version by then. Lists that name a version the archive no longer
+# gives are fetched again, once. Fails saying what the archive lacks and
+# what to run.
 fetch() {
-	local root=$1 pkg=$2 rel=$3 v f have
+	local root=$1 pkg=$2 rel=$3 v f have kept
 
 	if v=$(installed "$pkg" "$rel"); then
 		log "$pkg $v: this machine's"
@@ -326,10 +342,13 @@ fetch() {
 		return
 	fi
 	have=$(versions "$pkg" | paste -sd' ')
-	for v in $have; do
+	kept=$(kept "$pkg" | while read -r f; do
+		dpkg-deb -f "$f" Version
+	done | sort -rVu | paste -sd' ')
+	# shellcheck disable=SC2086 # the words of both lists
+	for v in $(printf '%s\n' $have $kept | sort -rVu); do
 		satisfies "$v" "$rel" || continue
-		# apt's file name: NAME_VERSION_ARCH.deb, the epoch's colon %3a
-		f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb 2>/dev/null | head -1)
+		f=$(kept "$pkg" "$v" | head -1)
 		if [ -z "$f" ]; then
 			log "fetching $pkg $v"
 			if ! (cd "$cache/apt/archives" &&
@@ -342,13 +361,14 @@ fetch() {
 				fetch "$@"
 				return
 			fi
-			f=$(ls "$cache/apt/archives/${pkg%%:*}_${v//:/%3a}"_*.deb | head -1)
+			f=$(kept "$pkg" "$v" | head -1)
 		fi
 		dpkg-deb -x "$f" "$root" || die "$lane: cannot extract $f"
 		return
 	done
 	die "$lane: Debian's archive has no $pkg${rel:+ ($rel)}" \
-		"(it has: ${have:-none}; installed here: none that fits)." \
+		"(it has: ${have:-none}; kept in $cache/apt/archives: ${kept:-none};" \
+		"installed here: none that fits)." \
 		"Its lists are fetched again once a day; to do so now:" \
 		"rm -r $cache/apt/lists and run again"
 }

@@ -114,11 +114,11 @@ case_ "the headers' Makefile points at the extracted common part" \
 	"include $tmp/cache/deb/distro-arm64/${kver}_6.1.9-2/root/usr/src/linux-headers-6.1.0-9-common/Makefile"
 case_ "the image at the headers' version" has "boot/vmlinuz-$kver" "image 6.1.9-2"
 
-# The archive drops kbuild -3 and the tree is gone: the .deb kept in the
-# cache serves.
+# The archive drops kbuild -3, the lists are fetched anew and the tree is
+# gone: the .deb kept in the cache serves.
 rm "$repo"/linux-kbuild-6.1_6.1.9-3_amd64.deb
 publish
-rm -rf "$tmp/cache/deb"
+rm -rf "$tmp/cache/deb" "$tmp/cache/apt/lists"
 lane
 case_ "a version the archive dropped, from the .deb kept in the cache" \
 	has usr/lib/linux-kbuild-6.1/version 6.1.9-3
