@@ -871,6 +871,53 @@ static struct add_nmi *enable_with_nmi_in_add(struct kunit *test,
 	return a;
 }
 
+/* What one enable of a counter with an NMI in its event's add() saw */
+struct add_run {
+	struct add_nmi *a;	/* the NMI's read */
+	u64 enable_ns;		/* how long the enable took */
+	u64 on_ns;		/* from the enable's start to the disable */
+	u64 value;		/* this CPU's count (a task's: its count) after */
+};
+
+/*
+ * On this CPU, with the task kept there: @cfg's counter (made disabled)
+ * waits @idle_ms, then is enabled with an NMI that reads it from @symbol,
+ * the add() of its event of this CPU (a task counter's own event), stays
+ * on 2 ms and is disabled. Fills @run.
+ */
+static void run_nmi_in_add(struct kunit *test, struct perfkmod_config *cfg,
+			   const char *symbol, unsigned int idle_ms,
+			   struct add_run *run)
+{
+	int cpu = raw_smp_processor_id();
+	struct perfkmod_counter *c;
+	struct perfkmod_value v;
+	struct perf_event *event;
+	u64 t0, t1;
+
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	c = test_create(test, cfg);
+	busy_ms(idle_ms);
+	if (cfg->target == PERFKMOD_TARGET_TASK)
+		event = c->event;
+	else
+		event = perfkmod_cpu_share(c, cpu)->event;
+	t0 = local_clock();
+	run->a = enable_with_nmi_in_add(test, c, event, symbol);
+	t1 = local_clock();
+	busy_ms(2);
+	perfkmod_counter_disable(c);
+	run->on_ns = local_clock() - t0;
+	run->enable_ns = t1 - t0;
+	if (cfg->target == PERFKMOD_TARGET_TASK) {
+		run->value = test_value(c);
+	} else {
+		KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
+		run->value = v.value;
+	}
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
 /*
  * An all-CPUs cpu-clock counter made disabled, then enabled, read in an
  * NMI from cpu_clock_event_add() of this CPU's event: the read gives no
@@ -886,28 +933,13 @@ static void cpu_clock_add_in_nmi(struct kunit *test)
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.disabled = true,
 	};
-	struct perfkmod_counter *c;
-	struct perfkmod_value v;
-	struct add_nmi *a;
-	u64 t0, t1, t2;
-	int cpu;
+	struct add_run r;
 
-	cpu = raw_smp_processor_id();
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	c = test_create(test, &cfg);
-	t0 = local_clock();
-	a = enable_with_nmi_in_add(test, c, perfkmod_cpu_share(c, cpu)->event,
-				   "cpu_clock_event_add");
-	t1 = local_clock();
-	busy_ms(2);
-	perfkmod_counter_disable(c);
-	t2 = local_clock();
-	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	run_nmi_in_add(test, &cfg, "cpu_clock_event_add", 0, &r);
 	kunit_info(test, "in NMI %llu ns in %llu ns of enable; then %llu ns in %llu ns on (uptime %llu ns)",
-		   a->value, t1 - t0, v.value, t2 - t0, t2);
-	KUNIT_EXPECT_LE(test, a->value, t1 - t0);
-	KUNIT_EXPECT_LE(test, v.value, t2 - t0);
+		   r.a->value, r.enable_ns, r.value, r.on_ns, local_clock());
+	KUNIT_EXPECT_LE(test, r.a->value, r.enable_ns);
+	KUNIT_EXPECT_LE(test, r.value, r.on_ns);
 }
 
 /* task-clock, by perf's software type and by its own PMU's */
@@ -938,32 +970,18 @@ static void task_clock_add_in_nmi(struct kunit *test)
 		.task = current,
 		.disabled = true,
 	};
-	struct perfkmod_counter *c;
-	struct add_nmi *a;
-	u64 t0, t1, t2, v;
-	int cpu;
+	struct add_run r;
 
 	if (p->own_type) {
 		cfg.type = test_sw_type(test, cfg.config);
 		if (cfg.type == PERF_TYPE_SOFTWARE)
 			kunit_skip(test, "task-clock has no PMU of its own here (6.12 has one)");
 	}
-	cpu = raw_smp_processor_id();
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	c = test_create(test, &cfg);
-	busy_ms(200);
-	t0 = local_clock();
-	a = enable_with_nmi_in_add(test, c, c->event, "task_clock_event_add");
-	t1 = local_clock();
-	busy_ms(2);
-	perfkmod_counter_disable(c);
-	t2 = local_clock();
-	v = test_value(c);
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	run_nmi_in_add(test, &cfg, "task_clock_event_add", 200, &r);
 	kunit_info(test, "type %u: in NMI %llu ns in %llu ns of enable; then %llu ns in %llu ns on",
-		   cfg.type, a->value, t1 - t0, v, t2 - t0);
-	KUNIT_EXPECT_LE(test, a->value, t1 - t0);
-	KUNIT_EXPECT_LE(test, v, t2 - t0);
+		   cfg.type, r.a->value, r.enable_ns, r.value, r.on_ns);
+	KUNIT_EXPECT_LE(test, r.a->value, r.enable_ns);
+	KUNIT_EXPECT_LE(test, r.value, r.on_ns);
 }
 
 /* The type of the PMU @name, from sysfs; -ENOENT where there is none. */
@@ -1005,33 +1023,19 @@ static void msr_add_in_nmi(struct kunit *test)
 		.config = 0,	/* tsc */
 		.disabled = true,
 	};
-	struct perfkmod_counter *c;
-	struct perfkmod_value v;
-	struct add_nmi *a;
-	u64 t0, t1, t2;
-	int cpu, err;
+	struct add_run r;
+	int err;
 
 	err = pmu_type("msr", &cfg.type);
 	if (err)
 		kunit_skip(test, "no msr PMU in this kernel or machine: %d", err);
 	if (!tsc_khz)
 		kunit_skip(test, "no TSC rate known: the bound is in TSC ticks");
-	cpu = raw_smp_processor_id();
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
-	c = test_create(test, &cfg);
-	t0 = local_clock();
-	a = enable_with_nmi_in_add(test, c, perfkmod_cpu_share(c, cpu)->event,
-				   "msr_event_add");
-	t1 = local_clock();
-	busy_ms(2);
-	perfkmod_counter_disable(c);
-	t2 = local_clock();
-	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
-	set_cpus_allowed_ptr(current, cpu_possible_mask);
+	run_nmi_in_add(test, &cfg, "msr_event_add", 0, &r);
 	kunit_info(test, "in NMI %llu ticks in %llu ns of enable; then %llu ticks in %llu ns on (TSC %u kHz)",
-		   a->value, t1 - t0, v.value, t2 - t0, tsc_khz);
-	KUNIT_EXPECT_LE(test, a->value, 2 * tsc_ticks(t1 - t0));
-	KUNIT_EXPECT_LE(test, v.value, 2 * tsc_ticks(t2 - t0));
+		   r.a->value, r.enable_ns, r.value, r.on_ns, tsc_khz);
+	KUNIT_EXPECT_LE(test, r.a->value, 2 * tsc_ticks(r.enable_ns));
+	KUNIT_EXPECT_LE(test, r.value, 2 * tsc_ticks(r.on_ns));
 }
 #else
 static void task_clock_in_nmi(struct kunit *test)
