@@ -532,11 +532,12 @@ struct clock_reads {
 	u64 since;
 	u64 last;
 	u64 worst;			/* the most a read was ahead */
-	bool in_add;			/* clock_add_pre() held its add() */
+	bool in_add;			/* in the add() clock_add_pre() held */
 	atomic_t reads;
 	atomic_t in_nmi;
 	atomic_t in_sched;		/* made with the clock's ctx->lock held */
-	atomic_t in_adds;		/* made in the add() clock_add_pre() held */
+	atomic_t in_adds;		/* made in that add(), before it returned */
+	atomic_t updated_in_add;	/* which updated the event's count */
 	atomic_t errors;
 	atomic_t backwards;
 	atomic_t ahead;
@@ -549,7 +550,8 @@ static void clock_read_cb(const struct perfkmod_sample *s,
 			  struct pt_regs *regs, void *context)
 {
 	struct clock_reads *p = context;
-	u64 v, since, bound;
+	u64 v, since, bound, count;
+	bool in_add;
 
 	if (smp_processor_id() != p->cpu)
 		return;
@@ -558,13 +560,17 @@ static void clock_read_cb(const struct perfkmod_sample *s,
 		atomic_inc(&p->in_nmi);
 	if (raw_spin_is_locked(&READ_ONCE(p->event->ctx)->lock))
 		atomic_inc(&p->in_sched);
-	if (READ_ONCE(p->in_add)) {
-		WRITE_ONCE(p->in_add, false);
-		atomic_inc(&p->in_adds);
-	}
+	in_add = READ_ONCE(p->in_add);
+	count = local64_read(&p->event->count);
 	if (perfkmod_counter_read_local(p->clock, &v)) {
 		atomic_inc(&p->errors);
 		return;
+	}
+	/* in add(), before start(): the count of the last update, as it is */
+	if (in_add) {
+		atomic_inc(&p->in_adds);
+		if (local64_read(&p->event->count) != count)
+			atomic_inc(&p->updated_in_add);
 	}
 	since = READ_ONCE(p->since);
 	bound = READ_ONCE(p->total) + (since ? local_clock() - since : 0) +
@@ -583,34 +589,101 @@ static void clock_read_cb(const struct perfkmod_sample *s,
 
 struct clock_kprobe {
 	struct kprobe kp;
+	struct kretprobe rp;
 	struct clock_reads *p;
 };
 
+#if defined(CONFIG_ARM64) && !defined(ISR_EL1_I)
+#define ISR_EL1_I	BIT(7)		/* an interrupt is signalled */
+#endif
+
 /*
  * Where it can, a kprobe on cpu_clock_event_add() holds the add() of the
- * clock's event of the CPU for two periods of the cycles counter, so that
- * an overflow is pending when the add() goes on: on arm64 the probe's
- * handler runs with every interrupt masked, the pseudo-NMI among them,
- * which is taken in the add(), between event_sched_in()'s store of the
- * event's oncpu and the clock's start.
+ * clock's event of the CPU until the cycles counter's overflow is pending,
+ * so that its interrupt comes as the add() goes on, between
+ * event_sched_in()'s store of the event's oncpu and the clock's start.
+ * The probe's handler runs with every interrupt masked, the pseudo-NMI
+ * among them. On arm64 the hold ends when the CPU interface signals an
+ * interrupt (ISR_EL1.I): under perf's context lock, whose interrupts off
+ * mask all but the NMIs, the PMU's; elsewhere after two periods. A
+ * kretprobe ends the window as the add() returns.
  */
 static int clock_add_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct clock_reads *p = container_of(kp, struct clock_kprobe, kp)->p;
-	u64 end;
+	u64 now = ktime_get_mono_fast_ns(), end;
 
 	if ((void *)regs_get_kernel_argument(regs, 0) != p->event)
 		return 0;
-	end = ktime_get_mono_fast_ns() + 2 * CLOCK_CYCLES_PERIOD;
+#ifdef CONFIG_ARM64
+	end = now + NSEC_PER_SEC;
+	while (!(read_sysreg(isr_el1) & ISR_EL1_I) && now < end) {
+		cpu_relax();
+		now = ktime_get_mono_fast_ns();
+	}
+	if (now >= end)
+		return 0;
+#else
+	end = now + 2 * CLOCK_CYCLES_PERIOD;
 	while (ktime_get_mono_fast_ns() < end)
 		cpu_relax();
+#endif
 	WRITE_ONCE(p->in_add, true);
 	return 0;
+}
+
+static int clock_add_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct clock_reads *p = container_of(get_kretprobe(ri),
+					     struct clock_kprobe, rp)->p;
+
+	if (smp_processor_id() == p->cpu)
+		WRITE_ONCE(p->in_add, false);
+	return 0;
+}
+
+static void clock_kretprobe_unregister(void *data)
+{
+	unregister_kretprobe(data);
 }
 
 static void clock_kprobe_unregister(void *data)
 {
 	unregister_kprobe(data);
+}
+
+/* The records of a series of the clock, taken as they come */
+struct clock_records {
+	struct perfkmod_series *s;
+	struct perfkmod_series_record *recs;
+	int taken;
+	int errors;
+	int backwards;
+	int ahead;
+	u64 last;
+};
+
+#define CLOCK_RECS	512
+
+/*
+ * Take @r's records of @cpu so far: each read the clock without an error,
+ * never less than the record before, never more than @total, the time the
+ * clock has been on (it is off while they are taken).
+ */
+static void take_clock_records(struct clock_records *r, int cpu, u64 total)
+{
+	u64 v;
+	int i, n;
+
+	n = perfkmod_series_read(r->s, cpu, r->recs, CLOCK_RECS);
+	for (i = 0; i < n; i++) {
+		v = r->recs[i].values[0];
+		r->errors += !!r->recs[i].errors;
+		r->backwards += v < r->last;
+		r->ahead += v > total + CLOCK_SLACK_NS;
+		r->last = v;
+	}
+	r->taken += max(n, 0);
 }
 
 /*
@@ -623,7 +696,9 @@ static void clock_kprobe_unregister(void *data)
  * time off finds the prev_count of its last stop: a read that updated the
  * clock there would put it ahead by the uptime or the time off. Every read
  * succeeds, never goes back, and is never ahead of the time the clock was
- * on; nor is its count at the end.
+ * on; nor is its count at the end. A cycles counter of all CPUs with the
+ * same period triggers a series of the clock, whose records of this CPU,
+ * made in NMIs the same way, are held to the same.
  */
 static void clock_under_pmu_nmis(struct kunit *test)
 {
@@ -641,6 +716,17 @@ static void clock_under_pmu_nmis(struct kunit *test)
 	};
 	struct clock_kprobe *ck = kunit_kzalloc(test, sizeof(*ck), GFP_KERNEL);
 	struct clock_reads *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct perfkmod_config trigger_cfg = {
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.sample_period = CLOCK_CYCLES_PERIOD,
+		.disabled = true,
+	};
+	struct perfkmod_series_config series_cfg = {
+		.nr_counters = 1,
+		.ring_records = CLOCK_RECS,
+	};
+	struct clock_records r = {};
 	struct perfkmod_counter *cycles;
 	struct perfkmod_callback *cb;
 	struct perfkmod_value v;
@@ -663,6 +749,11 @@ static void clock_under_pmu_nmis(struct kunit *test)
 	p->cpu = cpu;
 	p->event = perfkmod_cpu_share(p->clock, cpu)->event;
 	KUNIT_ASSERT_NOT_NULL(test, p->event);
+	r.recs = kunit_kcalloc(test, CLOCK_RECS, sizeof(*r.recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.recs);
+	series_cfg.counters = &p->clock;
+	series_cfg.trigger = test_create(test, &trigger_cfg);
+	r.s = test_series(test, &series_cfg);
 	cb = perfkmod_callback_register(cycles, clock_read_cb, p,
 					PERFKMOD_DELIVER_DIRECT);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(cb), "register: %pe", cb);
@@ -670,7 +761,14 @@ static void clock_under_pmu_nmis(struct kunit *test)
 	ck->p = p;
 	ck->kp.symbol_name = "cpu_clock_event_add";
 	ck->kp.pre_handler = clock_add_pre;
-	err = register_kprobe(&ck->kp);
+	ck->rp.kp.symbol_name = "cpu_clock_event_add";
+	ck->rp.handler = clock_add_ret;
+	err = register_kretprobe(&ck->rp);
+	if (!err) {
+		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clock_kretprobe_unregister,
+								&ck->rp), 0);
+		err = register_kprobe(&ck->kp);
+	}
 	if (err)
 		kunit_info(test, "no kprobe on cpu_clock_event_add (%d): NMIs land as they come",
 			   err);
@@ -678,6 +776,7 @@ static void clock_under_pmu_nmis(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clock_kprobe_unregister,
 								&ck->kp), 0);
 
+	perfkmod_counter_enable(series_cfg.trigger);
 	perfkmod_counter_enable(cycles);
 	for (i = 0; i < 300; i++) {
 		WRITE_ONCE(p->since, local_clock());
@@ -688,16 +787,20 @@ static void clock_under_pmu_nmis(struct kunit *test)
 		/* the sum first: a read in between finds it larger, not less */
 		WRITE_ONCE(p->total, p->total + now - p->since);
 		WRITE_ONCE(p->since, 0);
+		take_clock_records(&r, cpu, p->total);
 		busy_ms(1);
 	}
 	perfkmod_counter_disable(cycles);
+	perfkmod_counter_disable(series_cfg.trigger);
 	perfkmod_callback_unregister(cb);
+	take_clock_records(&r, cpu, p->total);
 	KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(p->clock, cpu, &v), 0);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
-	kunit_info(test, "%d reads, %d in NMI, %d in perf's scheduling, %d in the held add(); clock %llu ns, on for %llu ns",
+	kunit_info(test, "%d reads, %d in NMI, %d in perf's scheduling, %d in the held add() (%d updated the count); clock %llu ns, on for %llu ns",
 		   atomic_read(&p->reads), atomic_read(&p->in_nmi),
-		   atomic_read(&p->in_sched), atomic_read(&p->in_adds), v.value,
+		   atomic_read(&p->in_sched), atomic_read(&p->in_adds),
+		   atomic_read(&p->updated_in_add), v.value,
 		   p->total);
 	KUNIT_EXPECT_GE(test, atomic_read(&p->reads), 100);
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->errors), 0);
@@ -705,6 +808,16 @@ static void clock_under_pmu_nmis(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&p->ahead), 0,
 			    "reads ahead of the time on, by up to %llu ns", p->worst);
 	KUNIT_EXPECT_LE(test, v.value, p->total);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->updated_in_add), 0);
+	if (!err && require_pmu)
+		KUNIT_EXPECT_GT_MSG(test, atomic_read(&p->in_adds), 0,
+				    "no read landed in a held add()");
+	kunit_info(test, "series: %d records taken, %llu dropped; clock at the last %llu ns",
+		   r.taken, perfkmod_series_dropped(r.s), r.last);
+	KUNIT_EXPECT_GE(test, r.taken, 100);
+	KUNIT_EXPECT_EQ(test, r.errors, 0);
+	KUNIT_EXPECT_EQ(test, r.backwards, 0);
+	KUNIT_EXPECT_EQ(test, r.ahead, 0);
 	if (!require_pmu && !atomic_read(&p->in_nmi))
 		kunit_skip(test, "the PMU's overflow is an ordinary interrupt here, not an NMI");
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->in_nmi), atomic_read(&p->reads));
