@@ -252,10 +252,12 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 	if (!perfkmod_unlist_counter(c)) {
 		/*
 		 * Released already: a caller's bug, but for the calls of a
-		 * process callback on several CPUs, which the release the
-		 * first handed on waits for.
+		 * process callback of @c on several CPUs, which the release
+		 * the first handed on waits for. (The calls of another
+		 * counter's callback it does not wait for: @c may be gone.)
 		 */
-		WARN_ONCE(!in_delivery, "perfkmod: a counter released twice\n");
+		WARN_ONCE(!perfkmod_in_delivery_of(c),
+			  "perfkmod: a counter released twice\n");
 		return;
 	}
 	if (in_delivery) {
@@ -429,7 +431,7 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 	u64 base;
 	int cpu;
 
-	if (perfkmod_refuse_atomic()) {
+	if (perfkmod_refuse_atomic_read()) {
 		memset(val, 0, sizeof(*val));
 		return;
 	}
@@ -465,7 +467,7 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_read);
 int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 			      struct perfkmod_value *val)
 {
-	if (perfkmod_refuse_atomic())
+	if (perfkmod_refuse_atomic_read())
 		return -EDEADLK;
 	if (c->config.target != PERFKMOD_TARGET_ALL_CPUS || cpu < 0 ||
 	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
@@ -605,7 +607,7 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 
 	if (!perfkmod_per_cpu(c))
 		return event_state(c->event);
-	if (perfkmod_refuse_atomic())
+	if (perfkmod_refuse_atomic_read())
 		return PERFKMOD_STATE_ERROR;
 
 	mutex_lock(&c->lock);
@@ -651,7 +653,7 @@ static const struct {
 	{ -EACCES, "not permitted" },
 	{ -EPERM, "not permitted" },
 	{ -ENODATA, "this CPU has no event: perf refused it when the CPU came online" },
-	{ -EDEADLK, "it may sleep: not in a direct or IRQ callback, nor atomic" },
+	{ -EDEADLK, "it may sleep: not in a direct or IRQ callback, atomic nor an RCU reader" },
 };
 
 const char *perfkmod_strerror(int err)
@@ -677,8 +679,8 @@ int perfkmod_counters_release_owner(struct module *mod)
 	struct perfkmod_counter *found;
 	int n = 0;
 
-	while ((found = perfkmod_counter_owned_by(mod))) {
-		perfkmod_counter_release(found);
+	while ((found = perfkmod_take_owned_counter(mod))) {
+		release_now(found);
 		n++;
 	}
 	return n;

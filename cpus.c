@@ -44,7 +44,7 @@ static void list_counter(struct perfkmod_counter *c, struct list_head *list)
  * perfkmod_list_task_counter() - list a task counter, once it is made
  * @c: a task counter, which create is about to return.
  *
- * Listed, it is found by perfkmod_counter_owned_by() when its owner goes.
+ * Listed, it is found by perfkmod_take_owned_counter() when its owner goes.
  *
  * Context: process context, may sleep; takes perfkmod_counters_mutex.
  */
@@ -890,19 +890,23 @@ static struct perfkmod_counter *owned_by(struct list_head *list,
 }
 
 /**
- * perfkmod_counter_owned_by() - a counter that a module made and left
+ * perfkmod_take_owned_counter() - take off its list a counter a module left
  * @mod: a module going away.
+ *
+ * As perfkmod_unlist_counter(): the caller releases what it returns.
  *
  * Context: process context, may sleep; takes perfkmod_counters_mutex.
  * Return: a counter @mod made (one create returned), or NULL.
  */
-struct perfkmod_counter *perfkmod_counter_owned_by(struct module *mod)
+struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod)
 {
 	struct perfkmod_counter *found;
 
 	mutex_lock(&perfkmod_counters_mutex);
 	found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
 		owned_by(&perfkmod_task_counters, mod);
+	if (found)
+		list_del_init(&found->all);
 	mutex_unlock(&perfkmod_counters_mutex);
 	return found;
 }

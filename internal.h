@@ -17,6 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
 
@@ -391,7 +392,7 @@ int perfkmod_hotplug_init(void);
 void perfkmod_hotplug_exit(void);
 void perfkmod_list_task_counter(struct perfkmod_counter *c);
 bool perfkmod_unlist_counter(struct perfkmod_counter *c);
-struct perfkmod_counter *perfkmod_counter_owned_by(struct module *mod);
+struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
 int perfkmod_create_cpus(struct perfkmod_counter *c);
 int perfkmod_sync_cpus(struct perfkmod_counter *c);
 void perfkmod_release_cpus(struct perfkmod_counter *c);
@@ -407,6 +408,7 @@ extern struct workqueue_struct *perfkmod_reap_wq;
 int perfkmod_overflow_init(void);
 void perfkmod_overflow_exit(void);
 bool perfkmod_in_process_delivery(void);
+bool perfkmod_in_delivery_of(const struct perfkmod_counter *c);
 
 /*
  * Where preempt_count() does not tell that a delivery may not sleep (see
@@ -420,14 +422,17 @@ DECLARE_PER_CPU(struct task_struct *, perfkmod_delivering);
 /*
  * Whether the caller may not sleep: in an interrupt, NMI or softirq, with
  * bottom halves, interrupts or (where preempt_count() counts it)
- * preemption off, or in a delivery perfkmod_delivering marks. A spinlock
- * held is seen only where preempt_count() counts it, and a preemptible
- * RCU reader only by DEBUG_ATOMIC_SLEEP's check (perfkmod_might_sleep()):
- * a test here would cost every read more than the rest.
+ * preemption off, in a delivery perfkmod_delivering marks, or, for a
+ * function that may wait for an RCU grace period (@gp), in a preemptible
+ * RCU reader, whose grace period would then never end. A spinlock held is
+ * seen only where preempt_count() counts it; a preemptible RCU reader in
+ * a function that waits for no grace period (the reads) only by
+ * DEBUG_ATOMIC_SLEEP's check (perfkmod_might_sleep()): it is a bug there,
+ * not a hang, and the test would cost every read more than the rest.
  */
-static inline bool perfkmod_atomic_caller(void)
+static __always_inline bool perfkmod_atomic_caller(bool gp)
 {
-	if (preempt_count() || irqs_disabled())
+	if (preempt_count() || irqs_disabled() || (gp && rcu_preempt_depth()))
 		return true;
 #ifdef PERFKMOD_MARK_DELIVERY
 	return this_cpu_read(perfkmod_delivering) == current;
@@ -438,7 +443,8 @@ static inline bool perfkmod_atomic_caller(void)
 
 /*
  * At the entry of each function that may sleep: where its caller may not (a
- * direct or IRQ callback, interrupts or preemption off), it warns once,
+ * direct or IRQ callback, interrupts or preemption off; but for the reads,
+ * perfkmod_refuse_atomic_read(), an RCU reader), it warns once,
  * naming the function and the rule, and the function refuses: returns an
  * error (-EDEADLK) or does nothing. Elsewhere, with DEBUG_ATOMIC_SLEEP,
  * might_sleep()'s check of what this one cannot see (a spinlock held
@@ -446,22 +452,27 @@ static inline bool perfkmod_atomic_caller(void)
  * function's own sleeping calls (mutex_lock(), ...) are, and which would
  * cost the reads each call.
  */
-#ifdef CONFIG_DEBUG_ATOMIC_SLEEP
+#if !defined(CONFIG_DEBUG_ATOMIC_SLEEP)
+#define perfkmod_might_sleep()	do { } while (0)
+#elif defined(PERFKMOD_HAVE_MIGHT_RESCHED)
 #define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__)
 #else
-#define perfkmod_might_sleep()	do { } while (0)
+#define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__, 0)
 #endif
-#define perfkmod_refuse_atomic()					\
+#define PERFKMOD_SLEEP_WARN \
+	"perfkmod: %s() may sleep: not in a direct or IRQ callback, atomic nor an RCU reader\n"
+#define __perfkmod_refuse_atomic(gp)					\
 ({									\
-	bool __atomic = perfkmod_atomic_caller();			\
+	bool __atomic = perfkmod_atomic_caller(gp);			\
 									\
-	WARN_ONCE(__atomic,						\
-		  "perfkmod: %s() may sleep: not in a direct or IRQ callback, nor atomic\n", \
-		  __func__);						\
+	WARN_ONCE(__atomic, PERFKMOD_SLEEP_WARN, __func__);		\
 	if (!__atomic)							\
 		perfkmod_might_sleep();					\
 	__atomic;							\
 })
+#define perfkmod_refuse_atomic()	__perfkmod_refuse_atomic(true)
+/* for the reads, which wait for no grace period (see above) */
+#define perfkmod_refuse_atomic_read()	__perfkmod_refuse_atomic(false)
 
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);

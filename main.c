@@ -25,13 +25,16 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
-	/* series first: they read counters */
-	series = perfkmod_series_release_owner(mod);
-	/* callbacks next, those a counter's release detached too */
+	/*
+	 * Callbacks first, and the ends they handed on (which may still run
+	 * the module's code): nothing of the module runs after this, to
+	 * create or release what the scans below find.
+	 */
 	callbacks = perfkmod_callbacks_release_owner(mod);
-	counters = perfkmod_counters_release_owner(mod);
-	/* the ends its callbacks handed on, which may still run its code */
 	flush_workqueue(perfkmod_reap_wq);
+	/* series before counters: they read counters */
+	series = perfkmod_series_release_owner(mod);
+	counters = perfkmod_counters_release_owner(mod);
 	if (counters || callbacks)
 		pr_warn("module %s unloaded without releasing %d counters and %d callbacks; perfkmod released them\n",
 			mod->name, counters, callbacks);

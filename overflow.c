@@ -392,6 +392,13 @@ bool perfkmod_in_process_delivery(void)
 	return process_delivery();
 }
 
+bool perfkmod_in_delivery_of(const struct perfkmod_counter *c)
+{
+	struct perfkmod_callback *cb = process_delivery();
+
+	return cb && cb->counter == c;
+}
+
 /* Queue one overflow for a deferred callback. Context: the trampoline's. */
 static void defer(struct perfkmod_callback *cb,
 		  struct perfkmod_pcpu_stats __percpu *cs,

@@ -27,7 +27,9 @@
  * callback, or with interrupts or preemption off, it warns once (naming
  * itself) and refuses: it returns -%EDEADLK (or ERR_PTR(-%EDEADLK)), a
  * void one does nothing, perfkmod_counter_read() gives zeros and
- * perfkmod_counter_state() %PERFKMOD_STATE_ERROR.
+ * perfkmod_counter_state() %PERFKMOD_STATE_ERROR. So does one that may
+ * wait for an RCU grace period (all but the reads) inside rcu_read_lock(),
+ * where the grace period would wait for the caller.
  */
 #ifndef _PERFKMOD_H
 #define _PERFKMOD_H
@@ -284,8 +286,10 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
  * it returns at once: @counter stops as by perfkmod_overflow_stop(), no
  * later overflow of it is delivered, and perfkmod releases it afterwards,
  * as above, once the calls under way have ended (see
- * perfkmod_callback_unregister()). The calls of one callback on several
- * CPUs may each release its counter: the first does. From a direct or
+ * perfkmod_callback_unregister()). The calls of one callback of @counter
+ * on several CPUs may each release @counter: the first does. Any other
+ * second release is a caller's bug: it warns, where the counter is not
+ * freed already. From a direct or
  * %PERFKMOD_DELIVER_IRQ callback, or with interrupts or preemption off, it
  * warns and does nothing.
  *

@@ -562,7 +562,7 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 	unsigned long head, tail;
 	unsigned int n = 0;
 
-	if (perfkmod_refuse_atomic())
+	if (perfkmod_refuse_atomic_read())
 		return -EDEADLK;
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;

@@ -6,7 +6,8 @@
  *
  * - A function that may sleep, called from a direct or an IRQ callback,
  *   warns and refuses (-EDEADLK, or nothing for a void function); the
- *   callback stays registered.
+ *   callback stays registered. So does one that may wait for an RCU grace
+ *   period, called inside rcu_read_lock().
  * - A process-context callback may unregister itself, unregister another
  *   callback that unregisters it, or release its own counter: each call
  *   returns, and the callback is not called again.
@@ -20,6 +21,7 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
 
@@ -146,6 +148,49 @@ static void atomic_callback_refused(struct kunit *test,
 			PERFKMOD_STATE_ACTIVE);
 	KUNIT_EXPECT_GT(test, test_value(m.counter), 0ULL);
 	perfkmod_callback_unregister(m.self);
+}
+
+/*
+ * Inside rcu_read_lock(), the release of an event-driven series (whose
+ * trigger's callback goes after a grace period) and the enable of a
+ * counter warn and refuse: a grace period would wait for the reader that
+ * waits for it. Outside, the series still records and the counter is
+ * still off; then both go as usual.
+ */
+static void rcu_reader_refused(struct kunit *test)
+{
+	struct perfkmod_counter *trigger = __clock_counter(test, true, true);
+	struct perfkmod_config off_cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.disabled = true,
+	};
+	struct perfkmod_counter *off = test_create(test, &off_cfg);
+	struct perfkmod_series_config cfg = {
+		.counters = &trigger,
+		.nr_counters = 1,
+		.ring_records = 64,
+		.trigger = trigger,
+	};
+	struct perfkmod_series_record rec;
+	struct perfkmod_series *s = test_series(test, &cfg);
+	int cpu;
+
+	expect_sleep_warn(test, "perfkmod_series_release");
+	expect_sleep_warn(test, "perfkmod_counter_enable");
+	rcu_read_lock();
+	perfkmod_series_release(s);
+	perfkmod_counter_enable(off);
+	rcu_read_unlock();
+
+	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(off), PERFKMOD_STATE_OFF);
+	/* still recording: a record of some CPU within 30 s */
+	KUNIT_EXPECT_TRUE_MSG(test, test_await(30, ({
+		bool any = false;
+
+		for_each_online_cpu(cpu)
+			any |= perfkmod_series_read(s, cpu, &rec, 1) > 0;
+		any; })), "the series made no record after its refused release");
 }
 
 static void direct_callback_refused(struct kunit *test)
@@ -338,6 +383,7 @@ static struct kunit_case perfkmod_misuse_cases[] = {
 	KUNIT_CASE(process_callback_unregisters_itself_on_all_cpus),
 	KUNIT_CASE(process_callbacks_unregister_each_other),
 	KUNIT_CASE(process_callback_releases_its_counter),
+	KUNIT_CASE(rcu_reader_refused),
 	{}
 };
 
