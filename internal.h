@@ -454,10 +454,10 @@ static __always_inline bool perfkmod_atomic_caller(bool gp)
  */
 #if !defined(CONFIG_DEBUG_ATOMIC_SLEEP)
 #define perfkmod_might_sleep()	do { } while (0)
-#elif defined(PERFKMOD_HAVE_MIGHT_RESCHED)
-#define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__)
-#else
+#elif defined(PERFKMOD_HAVE_MIGHT_SLEEP_OFFSET)
 #define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__, 0)
+#else
+#define perfkmod_might_sleep()	__might_sleep(__FILE__, __LINE__)
 #endif
 #define PERFKMOD_SLEEP_WARN \
 	"perfkmod: %s() may sleep: not in a direct or IRQ callback, atomic nor an RCU reader\n"

@@ -75,6 +75,9 @@ struct perfkmod_series_cpu {
  * @owner: the module that created it.
  * @all: entry in perfkmod_series_list, under perfkmod_series_mutex, while
  *	its timers or trigger may record: a counter's release finds it there.
+ * @claimed: set, under perfkmod_series_mutex, by the one caller that
+ *	releases it (its owner, or the module notifier once the owner is
+ *	gone); a second release warns.
  * @task: the task whose counters a task series reads (a reference held),
  *	NULL for a series of all-CPUs counters.
  * @switch_event: a task series' context-switches event on @task, period 1,
@@ -94,6 +97,7 @@ struct perfkmod_series {
 	struct mutex read_lock;	/* see "Locks" in internal.h */
 	struct module *owner;
 	struct list_head all;
+	bool claimed;
 	struct task_struct *task;
 	struct perf_event *switch_event;
 	struct perfkmod_callback *trigger_cb;
@@ -532,10 +536,25 @@ err_free:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
-void perfkmod_series_release(struct perfkmod_series *s)
+/*
+ * Whether this caller is the one that releases @s: the series stays on
+ * its list until its timers are stopped (perfkmod_series_forget() finds
+ * it there meanwhile), so a flag, not the list, says it is being released.
+ */
+static bool claim_series(struct perfkmod_series *s)
 {
-	if (perfkmod_refuse_atomic())
-		return;
+	bool first;
+
+	mutex_lock(&perfkmod_series_mutex);
+	first = !s->claimed;
+	s->claimed = true;
+	mutex_unlock(&perfkmod_series_mutex);
+	return first;
+}
+
+/* Release @s, which this caller claimed. */
+static void release_claimed(struct perfkmod_series *s)
+{
 	/* waits for a record being made, as the timers' cancel does */
 	if (s->trigger_cb)
 		perfkmod_callback_unregister(s->trigger_cb);
@@ -551,6 +570,15 @@ void perfkmod_series_release(struct perfkmod_series *s)
 	if (s->task)
 		put_task_struct(s->task);
 	kfree(s);
+}
+
+void perfkmod_series_release(struct perfkmod_series *s)
+{
+	if (perfkmod_refuse_atomic())
+		return;
+	if (WARN_ONCE(!claim_series(s), "perfkmod: a series released twice\n"))
+		return;
+	release_claimed(s);
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_release);
 
@@ -668,14 +696,15 @@ int perfkmod_series_release_owner(struct module *mod)
 		found = NULL;
 		mutex_lock(&perfkmod_series_mutex);
 		list_for_each_entry(s, &perfkmod_series_list, all) {
-			if (s->owner == mod) {
+			if (s->owner == mod && !s->claimed) {
 				found = s;
+				s->claimed = true;
 				break;
 			}
 		}
 		mutex_unlock(&perfkmod_series_mutex);
 		if (found) {
-			perfkmod_series_release(found);
+			release_claimed(found);
 			n++;
 		}
 	} while (found);
