@@ -809,9 +809,10 @@ static void clock_under_pmu_nmis(struct kunit *test)
 			    "reads ahead of the time on, by up to %llu ns", p->worst);
 	KUNIT_EXPECT_LE(test, v.value, p->total);
 	/*
-	 * How many reads land in the held add() depends on when QEMU raises
-	 * the overflow: some dozens of 300 when the case runs alone, none
-	 * seen after the lane's guest scripts. Counted, not required.
+	 * A read in the held add() leaves the count as it is. How many reads
+	 * land there depends on when QEMU raises the overflow: some dozens
+	 * of 300 when the case runs alone, none seen after the lane's guest
+	 * scripts; counted, not required.
 	 */
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->updated_in_add), 0);
 	kunit_info(test, "series: %d records taken, %llu dropped; clock at the last %llu ns",
