@@ -2,8 +2,9 @@
 /*
  * perfkmod's debugfs directory: its control commands and their errors, the
  * counters listed, and the temporary counters and series perfkstat makes,
- * deleted however it ends (cleanup() runs at exit and in the signal
- * handler, so it uses only async-signal-safe calls on prepared strings).
+ * deleted however it ends (main.c has cleanup() run at exit and, by
+ * signals.c's on_signal_exit(), in the signal handler: it uses only
+ * async-signal-safe calls on prepared strings).
  */
 #include <dirent.h>
 #include <errno.h>

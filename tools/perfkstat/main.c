@@ -306,7 +306,9 @@ int main(int argc, char **argv)
 	argc -= 2;
 	argv += 2;
 	set_debugfs();
+	/* the temporaries go however perfkstat ends */
 	atexit(cleanup);
+	on_signal_exit(cleanup);
 
 	if (!strcmp(cmd, "add") || !strcmp(cmd, "period"))
 		return control(cmd, argc, argv, 2);

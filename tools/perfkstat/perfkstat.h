@@ -72,6 +72,7 @@ char *join_args(char **argv, int argc);
 void flush_stdout(void);
 
 /* signals.c: what an HUP, INT, PIPE, QUIT or TERM does; a command run */
+void on_signal_exit(void (*hook)(void));
 void catch_signals(bool pipe, bool quit);
 void defer_signals(bool on);
 void int_stops(bool on);

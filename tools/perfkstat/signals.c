@@ -3,7 +3,8 @@
  * Signals, and the commands perfkstat runs.
  *
  * A caught HUP, INT, PIPE, QUIT or TERM ends perfkstat with 128 + the
- * signal after cleanup() deleted its temporaries, at once, or, while a
+ * signal after the hook of on_signal_exit() ran (control.c's cleanup(),
+ * which deletes the temporaries), at once, or, while a
  * command it runs in the foreground is going, when that command ends (as a
  * shell's trap waits for its foreground command). record's SIGINT while it
  * records only ends the recording. A signal ignored when perfkstat starts
@@ -33,6 +34,23 @@ static bool saved;
 
 static int deferring, pending, int_stopping, stopping;
 
+/* what runs before a caught signal ends perfkstat: async-signal-safe */
+static void (*exit_hook)(void);
+
+/* on_signal_exit: HOOK runs before a caught signal ends perfkstat */
+void on_signal_exit(void (*hook)(void))
+{
+	exit_hook = hook;
+}
+
+/* signal_exit: the hook, then the end, with 128 + SIG */
+static __noreturn void signal_exit(int sig)
+{
+	if (exit_hook)
+		exit_hook();
+	_exit(128 + sig);
+}
+
 /* save_given: note the dispositions and mask, before perfkstat's own */
 static void save_given(void)
 {
@@ -57,8 +75,7 @@ static void on_signal(int sig)
 			__atomic_store_n(&pending, sig, __ATOMIC_SEQ_CST);
 		return;
 	}
-	cleanup();
-	_exit(128 + sig);
+	signal_exit(sig);
 }
 
 /* catch_signals: catch HUP, INT and TERM, PIPE if PIPE, QUIT if QUIT */
@@ -87,10 +104,8 @@ void defer_signals(bool on)
 	if (on)
 		return;
 	sig = __atomic_exchange_n(&pending, 0, __ATOMIC_SEQ_CST);
-	if (sig) {
-		cleanup();
-		_exit(128 + sig);
-	}
+	if (sig)
+		signal_exit(sig);
 }
 
 void int_stops(bool on)
