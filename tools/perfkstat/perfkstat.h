@@ -37,7 +37,6 @@ typedef __int128 s128;
 /* util.c */
 __noreturn __printf(1, 2) void die(const char *fmt, ...);
 __printf(1, 2) void warn(const char *fmt, ...);
-__noreturn void usage(void);
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
@@ -70,6 +69,10 @@ bool in_path(const char *prog);
 char *dir_of(const char *path);
 char *join_args(char **argv, int argc);
 void flush_stdout(void);
+
+/* usage.c: the usage (exit status 2), and the manual (0) */
+__noreturn void usage(void);
+__noreturn void help(void);
 
 /* signals.c: what an HUP, INT, PIPE, QUIT or TERM does; a command run */
 void on_signal_exit(void (*hook)(void));
