@@ -86,7 +86,7 @@ pid_t fork_command(void);
 pid_t run_command(char **argv);
 int wait_command(pid_t pid);
 
-/* control.c */
+/* kmod.c: perfkmod's debugfs directory, its control file, the temporaries */
 extern const char *dbg;
 void set_debugfs(void);
 void need_dir(void);

@@ -3,15 +3,15 @@
  * Signals, and the commands perfkstat runs.
  *
  * A caught HUP, INT, PIPE, QUIT or TERM ends perfkstat with 128 + the
- * signal after the hook of on_signal_exit() ran (control.c's cleanup(),
- * which deletes the temporaries), at once, or, while a
- * command it runs in the foreground is going, when that command ends (as a
- * shell's trap waits for its foreground command). record's SIGINT while it
- * records only ends the recording. A signal ignored when perfkstat starts
- * (nohup, a shell's background job) stays ignored, as a shell's trap
- * leaves it. The handler runs with every signal blocked, so that a second
- * signal cannot cut its cleanup short; the flags are read and written with
- * atomic builtins, as the handler interrupts the main code.
+ * signal after the hook of on_signal_exit() ran (kmod.c's cleanup(), which
+ * deletes the temporaries), at once, or, while a command it runs in the
+ * foreground is going, when that command ends (as a shell's trap waits
+ * for its foreground command). record's SIGINT while it records only ends
+ * the recording. A signal ignored when perfkstat starts (nohup, a shell's
+ * background job) stays ignored, as a shell's trap leaves it. The handler
+ * runs with every signal blocked, so that a second signal cannot cut its
+ * cleanup short; the flags are read and written with atomic builtins, as
+ * the handler interrupts the main code.
  *
  * A command starts with the dispositions and the signal mask perfkstat
  * was given: an ignored signal stays ignored there too.

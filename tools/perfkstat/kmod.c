@@ -2,7 +2,7 @@
 /*
  * perfkmod's debugfs directory: its control commands and their errors, the
  * counters listed, and the temporary counters and series perfkstat makes,
- * deleted however it ends (main.c has cleanup() run at exit and, by
+ * deleted however it ends (perfkstat.c has cleanup() run at exit and, by
  * signals.c's on_signal_exit(), in the signal handler: it uses only
  * async-signal-safe calls on prepared strings).
  */
