@@ -143,5 +143,8 @@ int main(void)
 {
 	util_tests();
 	stat_display_tests();
+	stat_tests();
+	record_tests();
+	plot_tests();
 	return tap_done();
 }
