@@ -3,7 +3,7 @@
  * perfkmod: in-kernel performance counters for kernel code and root users.
  *
  * The counter lifecycle: create, enable, disable, reset, read, period,
- * state and release, of task counters and, through cpus.c, of per-CPU
+ * state and release, of task counters and, through cpu_events.c, of per-CPU
  * ones. The exported functions are documented in perfkmod.h.
  */
 #include <linux/math64.h>
@@ -12,6 +12,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "cpu_events.h"
 #include "internal.h"
 
 /*
@@ -210,7 +211,7 @@ static void release_now(struct perfkmod_counter *c)
 	/* another module's series may read it: they read it no more */
 	perfkmod_series_forget(c);
 	if (perfkmod_config_samples(&c->config)) {
-		perfkmod_overflow_counter_quiesce(c);
+		perfkmod_callbacks_quiesce(c);
 		/* a stop queued from an overflow must not touch the events */
 		mutex_lock(&c->lock);
 		c->releasing = true;

@@ -105,7 +105,7 @@
  *
  * Leaves: no other lock is taken, and nothing is waited for, under them.
  *
- * perfkmod_counters_mutex (cpus.c)
+ * perfkmod_counters_mutex (cpu_events.c)
  *	Protects the lists of counters (perfkmod_per_cpu_counters, which
  *	the CPU hotplug callbacks walk, and perfkmod_task_counters) and each
  *	counter's @all. Taken by the CPU hotplug callbacks (in the CPU's
@@ -193,7 +193,7 @@ struct perfkmod_cpu_share {
 	unsigned int event_seq;
 	/*
 	 * Of a PMU that counts for several CPUs at once (see
-	 * event_is_shared() in cpus.c): the number plus one of the counted CPU
+	 * event_is_shared() in cpu_events.c): the number plus one of the counted CPU
 	 * whose event counts what this CPU's would, so that this CPU has
 	 * none; 0 otherwise. Changed under @sync_lock (WRITE_ONCE()), read
 	 * locklessly by perfkmod_counter_read_local().
@@ -229,10 +229,10 @@ struct perfkmod_cpu_share {
  * @PERFKMOD_READ_SYSTEM: a PMU that is not the CPUs' own: it takes no task
  *	events (perf_invalid_context: uncore, RAPL, cstate, ...), or an event
  *	of it counts for more CPUs than the one it was made for (see
- *	event_is_shared() in cpus.c). Refused in NMI; else as
+ *	event_is_shared() in cpu_events.c). Refused in NMI; else as
  *	%PERFKMOD_READ_SW.
  *
- * cpus.c's may_read_pmu() says why each.
+ * read_local.c's may_read_pmu() says why each.
  */
 enum perfkmod_read_kind {
 	PERFKMOD_READ_NONE,
@@ -325,6 +325,15 @@ struct perfkmod_counter {
 	struct work_struct release_work;
 };
 
+/*
+ * Whether @c's PMU is not the CPUs' own (see &enum perfkmod_read_kind):
+ * written before an event of @c is published, read without a lock.
+ */
+static inline bool perfkmod_system_pmu(const struct perfkmod_counter *c)
+{
+	return READ_ONCE(c->read_kind) == PERFKMOD_READ_SYSTEM;
+}
+
 /* Whether @c has events per CPU (all CPUs, or one): not a task's. */
 static inline bool perfkmod_per_cpu(const struct perfkmod_counter *c)
 {
@@ -380,23 +389,12 @@ static inline void perfkmod_add_event_value(struct perf_event *event,
 	val->running += running;
 }
 
-/* event.c: one perf event of a counter */
+/* counter_event.c: the perf events of a counter */
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled);
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
 int perfkmod_pmus_init(void);
 bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
-
-/* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
-int perfkmod_hotplug_init(void);
-void perfkmod_hotplug_exit(void);
-void perfkmod_list_task_counter(struct perfkmod_counter *c);
-bool perfkmod_unlist_counter(struct perfkmod_counter *c);
-struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
-int perfkmod_create_cpus(struct perfkmod_counter *c);
-int perfkmod_sync_cpus(struct perfkmod_counter *c);
-void perfkmod_release_cpus(struct perfkmod_counter *c);
-void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
 
 /* counter.c: the counter lifecycle */
 int perfkmod_counter_cache_init(void);
@@ -405,8 +403,8 @@ int perfkmod_counters_release_owner(struct module *mod);
 
 /* overflow.c: the trampoline and the callbacks */
 extern struct workqueue_struct *perfkmod_reap_wq;
-int perfkmod_overflow_init(void);
-void perfkmod_overflow_exit(void);
+int perfkmod_callbacks_init(void);
+void perfkmod_callbacks_exit(void);
 bool perfkmod_in_process_delivery(void);
 bool perfkmod_in_delivery_of(const struct perfkmod_counter *c);
 
@@ -477,13 +475,11 @@ static __always_inline bool perfkmod_atomic_caller(bool gp)
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
-void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
+void perfkmod_callbacks_quiesce(struct perfkmod_counter *c);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 
 /* series.c: time series */
-int perfkmod_series_init(void);
-void perfkmod_series_exit(void);
 int perfkmod_series_release_owner(struct module *mod);
 void perfkmod_series_forget(struct perfkmod_counter *c);
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu);
@@ -569,7 +565,7 @@ void perfkmod_toplevel_init(void);
  * where there are more (one 64-bit division), then two a step, in 32-bit
  * arithmetic and from a table of pairs: divisions by constants are
  * multiplications, and what costs is their number. The files of debugfs.c
- * and toplevel.c share it, inline as it was.
+ * and toplevel.c share it, inline.
  */
 static __always_inline char *perfkmod_dec_u64(char *end, u64 v)
 {

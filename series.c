@@ -36,6 +36,7 @@
 #include <asm/local64.h>
 
 #include "compat.h"
+#include "cpuhotplug.h"
 #include "internal.h"
 
 /* One CPU's timer and ring. */
@@ -712,15 +713,15 @@ int perfkmod_series_release_owner(struct module *mod)
 }
 
 /**
- * perfkmod_series_init() - set up the CPU hotplug state of the series
+ * perfkmod_series_hotplug_init() - set up the CPU hotplug state of the series
  *
  * Context: process context, may sleep; called once from module init.
  * Return: 0 or a negative errno.
  */
-int perfkmod_series_init(void)
+int perfkmod_series_hotplug_init(void)
 {
 	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
-					  "perfkmod/series:online",
+					  PERFKMOD_CPUHP_SERIES,
 					  series_cpu_online,
 					  series_cpu_offline);
 	if (ret < 0)
@@ -730,12 +731,12 @@ int perfkmod_series_init(void)
 }
 
 /**
- * perfkmod_series_exit() - remove the CPU hotplug state of the series
+ * perfkmod_series_hotplug_exit() - remove the CPU hotplug state of the series
  *
  * Context: process context, may sleep; called once from module exit, when
  * no series is left.
  */
-void perfkmod_series_exit(void)
+void perfkmod_series_hotplug_exit(void)
 {
 	WARN_ON(!list_empty(&perfkmod_series_list));
 	cpuhp_remove_multi_state(series_hp_state);

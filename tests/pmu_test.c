@@ -19,6 +19,7 @@
 #include <linux/smp.h>
 #include <linux/topology.h>
 
+#include "cpu_events.h"
 #include "internal.h"
 #include "test.h"
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One perf event of a counter: its attributes, its making with the checks
- * of perf_event_open() that the kernel path skips (for counter.c and
- * cpus.c), the event made only to ask perf whether it takes a frequency
- * (for counter.c), and what perfkmod knows of the PMUs: which are perf's
- * clocks, and how a counter's events may be read locally (for cpus.c). An
- * event's value is read by perfkmod_add_event_value() in internal.h,
- * inline on the read path.
+ * The perf events of a counter: their attributes, their making with the
+ * checks of perf_event_open() that the kernel path skips (for counter.c
+ * and cpu_events.c), the event made only to ask perf whether it takes a
+ * frequency (for counter.c), and what perfkmod knows of the PMUs: which
+ * are perf's clocks, and how a counter's events may be read locally (for
+ * read_local.c). An event's value is read by perfkmod_add_event_value()
+ * in internal.h, inline on the read path. The events a series makes for
+ * itself (a task series' context-switch event) are series.c's.
  */
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
@@ -111,7 +112,7 @@ bool perfkmod_config_is_timer(const struct perfkmod_config *cfg)
  * How perfkmod_counter_read_local() may read @event (enum
  * perfkmod_read_kind), by its PMU alone: its attr.type and config are
  * what perf or a pmu=N spec made them, and tell no PMU apart from
- * another. cpus.c's may_read_pmu() says why each kind is read as it is.
+ * another. read_local.c's may_read_pmu() says why each kind is read as it is.
  */
 static u8 read_kind(struct perf_event *event)
 {

@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/stringify.h>
 
+#include "cpuhotplug.h"
 #include "internal.h"
 
 /*
@@ -59,13 +60,13 @@ static int __init perfkmod_init(void)
 	err = perfkmod_counter_cache_init();
 	if (err)
 		return err;
-	err = perfkmod_hotplug_init();
+	err = perfkmod_cpu_events_hotplug_init();
 	if (err)
 		goto err_cache;
-	err = perfkmod_overflow_init();
+	err = perfkmod_callbacks_init();
 	if (err)
 		goto err_hotplug;
-	err = perfkmod_series_init();
+	err = perfkmod_series_hotplug_init();
 	if (err)
 		goto err_overflow;
 	err = register_module_notifier(&perfkmod_module_nb);
@@ -84,11 +85,11 @@ err_debugfs:
 	perfkmod_debugfs_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
-	perfkmod_series_exit();
+	perfkmod_series_hotplug_exit();
 err_overflow:
-	perfkmod_overflow_exit();
+	perfkmod_callbacks_exit();
 err_hotplug:
-	perfkmod_hotplug_exit();
+	perfkmod_cpu_events_hotplug_exit();
 err_cache:
 	perfkmod_counter_cache_exit();
 	return err;
@@ -99,9 +100,9 @@ static void __exit perfkmod_exit(void)
 	perfkmod_debugfs_exit();
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
-	perfkmod_series_exit();
-	perfkmod_overflow_exit();
-	perfkmod_hotplug_exit();
+	perfkmod_series_hotplug_exit();
+	perfkmod_callbacks_exit();
+	perfkmod_cpu_events_hotplug_exit();
 	perfkmod_counter_cache_exit();
 }
 
