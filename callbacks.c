@@ -94,7 +94,7 @@ __perfkmod_callback_register(struct perfkmod_counter *c,
 	list_add_tail(&cb->all, &perfkmod_callbacks);
 	/* publishes the initialised callback to the trampoline */
 	list_add_tail_rcu(&cb->node, delivery == PERFKMOD_DELIVER_DIRECT ?
-			  &c->direct : &c->deferred);
+			  &c->overflow.direct : &c->overflow.deferred);
 	cb->attached = true;
 	mutex_unlock(&perfkmod_callback_mutex);
 	pr_debug("callback %ps of %s registered, delivery %d\n", fn,
@@ -123,7 +123,7 @@ static bool detach_locked(struct perfkmod_callback *cb, bool by_release)
 	list_del_rcu(&cb->node);
 	cb->attached = false;
 	if (!by_release)
-		atomic_inc(&cb->counter->detaching);
+		atomic_inc(&cb->counter->overflow.detaching);
 	return true;
 }
 
@@ -167,8 +167,8 @@ static void end_handle(struct perfkmod_callback *cb, bool detached)
 	perfkmod_defer_flush(cb);
 	if (detached) {
 		/* @c may be freed from here on: wake_up_var() only hashes */
-		if (atomic_dec_and_test(&c->detaching))
-			wake_up_var(&c->detaching);
+		if (atomic_dec_and_test(&c->overflow.detaching))
+			wake_up_var(&c->overflow.detaching);
 		put_callback(cb);
 	}
 	put_callback(cb);
@@ -247,6 +247,19 @@ void perfkmod_callbacks_exit(void)
 }
 
 /**
+ * perfkmod_callbacks_counter_init() - set up a new counter's callback lists
+ * @c: the counter, before any of its events exists.
+ *
+ * Context: any context.
+ */
+void perfkmod_callbacks_counter_init(struct perfkmod_counter *c)
+{
+	INIT_LIST_HEAD(&c->overflow.direct);
+	INIT_LIST_HEAD(&c->overflow.deferred);
+	atomic_set(&c->overflow.detaching, 0);
+}
+
+/**
  * perfkmod_callbacks_quiesce() - detach a counter's callbacks
  * @c: a sampling counter, being released.
  *
@@ -259,7 +272,7 @@ void perfkmod_callbacks_exit(void)
  */
 void perfkmod_callbacks_quiesce(struct perfkmod_counter *c)
 {
-	struct list_head *lists[] = { &c->direct, &c->deferred };
+	struct list_head *lists[] = { &c->overflow.direct, &c->overflow.deferred };
 	struct perfkmod_callback *cb, *tmp;
 	LIST_HEAD(reap);
 	unsigned int i;
@@ -282,7 +295,7 @@ void perfkmod_callbacks_quiesce(struct perfkmod_counter *c)
 		}
 	}
 	/* callbacks that others detached, and are still waiting for */
-	wait_var_event(&c->detaching, !atomic_read(&c->detaching));
+	wait_var_event(&c->overflow.detaching, !atomic_read(&c->overflow.detaching));
 }
 
 /**

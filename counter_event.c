@@ -14,6 +14,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 
+#include "counter_event.h"
 #include "internal.h"
 
 /*
@@ -238,7 +239,7 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
  * for the purpose on an online CPU: for a per-CPU counter none of whose
  * CPUs has an event (its CPU is offline), so that a value is refused now
  * rather than when the CPU comes back. Never enabled, it cannot overflow.
- * Called by perfkmod_counter_set_period() with @c->sync_lock held, not
+ * Called by perfkmod_counter_set_period() with @c->pcpu.sync_lock held, not
  * @c->lock (perf makes an event).
  */
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)

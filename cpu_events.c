@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 
 #include "compat.h"
+#include "counter_event.h"
 #include "cpu_events.h"
 #include "cpuhotplug.h"
 #include "internal.h"
@@ -36,7 +37,7 @@ static LIST_HEAD(perfkmod_task_counters);
 static void list_counter(struct perfkmod_counter *c, struct list_head *list)
 {
 	mutex_lock(&perfkmod_counters_mutex);
-	list_add_tail(&c->all, list);
+	list_add_tail(&c->pcpu.all, list);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
 
@@ -69,8 +70,8 @@ bool perfkmod_unlist_counter(struct perfkmod_counter *c)
 	bool listed;
 
 	mutex_lock(&perfkmod_counters_mutex);
-	listed = !list_empty(&c->all);
-	list_del_init(&c->all);
+	listed = !list_empty(&c->pcpu.all);
+	list_del_init(&c->pcpu.all);
 	mutex_unlock(&perfkmod_counters_mutex);
 	return listed;
 }
@@ -110,8 +111,8 @@ static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
 			    (down ? PERFKMOD_CPU_DOWN : 0));
 	/* seen before the CPU is active: see enodev_answer() */
 	smp_mb();
-	WRITE_ONCE(c->sync_queued, true);
-	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
+	WRITE_ONCE(c->pcpu.sync_queued, true);
+	mod_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work, 0);
 }
 
 static void cpu_changed_all(unsigned int cpu, bool down)
@@ -119,7 +120,7 @@ static void cpu_changed_all(unsigned int cpu, bool down)
 	struct perfkmod_counter *c;
 
 	mutex_lock(&perfkmod_counters_mutex);
-	list_for_each_entry(c, &perfkmod_per_cpu_counters, all)
+	list_for_each_entry(c, &perfkmod_per_cpu_counters, pcpu.all)
 		cpu_changed(c, cpu, down);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
@@ -205,14 +206,14 @@ static bool events_count_alike(struct perf_event *a, struct perf_event *b)
  * since the first pass of perfkmod_sync_cpus() (the CPU went offline
  * meanwhile): the sync its callback queued retires that event, then makes
  * the next, so that the two never count at once. Called with
- * @c->sync_lock held.
+ * @c->pcpu.sync_lock held.
  */
 static int find_server(struct perfkmod_counter *c, int cpu,
 		       struct perf_event *event)
 {
 	int other;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_cpu(other, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, other);
 
@@ -226,7 +227,7 @@ static int find_server(struct perfkmod_counter *c, int cpu,
 /*
  * Retire the event of counted CPU @cpu if the CPU went offline (or went
  * and came back) since the event was made, keeping what it counted in
- * @retired. Called with @c->sync_lock held.
+ * @retired. Called with @c->pcpu.sync_lock held.
  */
 static void retire_stale(struct perfkmod_counter *c, int cpu)
 {
@@ -274,11 +275,11 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
  * event (a hybrid system's PMU of the other kind of CPU) has none either:
  * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
  *
- * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
+ * Called with @c->pcpu.sync_lock held, and neither @c->lock nor the CPU hotplug
  * lock (see "Locks" in internal.h): @c->lock is taken here only to publish
  * a change, never around perf making or releasing an event.
  *
- * Context: process context, may sleep; @c->sync_lock held.
+ * Context: process context, may sleep; @c->pcpu.sync_lock held.
  * Return: the first errno perf gave for an online CPU, or 0.
  */
 int perfkmod_sync_cpus(struct perfkmod_counter *c)
@@ -289,7 +290,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 	unsigned int seq;
 	bool enabled;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c))
 		retire_stale(c, cpu);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
@@ -316,8 +317,8 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		 */
 		if (!seq && !cpu_active(cpu)) {
 			WRITE_ONCE(pc->err, 0);
-			WRITE_ONCE(c->sync_queued, true);
-			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+			WRITE_ONCE(c->pcpu.sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work,
 					   HZ / 10);
 			continue;
 		}
@@ -336,8 +337,8 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		if (perfkmod_system_pmu(c) &&
 		    !cpumask_equal(cpu_online_mask, cpu_active_mask)) {
 			WRITE_ONCE(pc->err, 0);
-			WRITE_ONCE(c->sync_queued, true);
-			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+			WRITE_ONCE(c->pcpu.sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work,
 					   HZ / 10);
 			continue;
 		}
@@ -355,11 +356,11 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 			if (err == -ENODEV)
 				err = enodev_answer(pc, cpu, seq);
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			/* @absent as it was until the CPU's state is known */
+			/* @absent unchanged until the CPU's state is known */
 			if (err == -EAGAIN) {
-				WRITE_ONCE(c->sync_queued, true);
+				WRITE_ONCE(c->pcpu.sync_queued, true);
 				queue_delayed_work(system_unbound_wq,
-						   &c->hotplug_work, HZ / 10);
+						   &c->pcpu.hotplug_work, HZ / 10);
 				WRITE_ONCE(pc->err, 0);
 				continue;
 			}
@@ -415,11 +416,11 @@ static void hotplug_work(struct work_struct *work)
 {
 	struct perfkmod_counter *c = container_of(to_delayed_work(work),
 						  struct perfkmod_counter,
-						  hotplug_work);
+						  pcpu.hotplug_work);
 
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	perfkmod_sync_cpus(c);
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -435,7 +436,7 @@ static void hotplug_work(struct work_struct *work)
  */
 void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
 {
-	flush_delayed_work(&c->hotplug_work);
+	flush_delayed_work(&c->pcpu.hotplug_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 #endif
@@ -456,8 +457,8 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
 	int cpu;
 
 	/* never queued, it cannot run: no need to wait for it */
-	if (READ_ONCE(c->sync_queued))
-		cancel_delayed_work_sync(&c->hotplug_work);
+	if (READ_ONCE(c->pcpu.sync_queued))
+		cancel_delayed_work_sync(&c->pcpu.hotplug_work);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
@@ -470,13 +471,13 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
  * What perf answered for an all-CPUs counter none of whose CPUs has an
  * event: its -ENOENT or -ENODEV, which perfkmod_sync_cpus() notes for each
  * CPU whose PMU lacks the event, when no online CPU has it; else 0. Called
- * with @c->sync_lock held.
+ * with @c->pcpu.sync_lock held.
  */
 static int absent_everywhere(struct perfkmod_counter *c)
 {
 	int cpu, err = 0;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
@@ -508,32 +509,32 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
 		return -EINVAL;
 	if (!one) {
-		c->cpus = alloc_percpu(struct perfkmod_cpu_share);
-		if (!c->cpus)
+		c->pcpu.cpus = alloc_percpu(struct perfkmod_cpu_share);
+		if (!c->pcpu.cpus)
 			return -ENOMEM;
 	}
-	INIT_DELAYED_WORK(&c->hotplug_work, hotplug_work);
+	INIT_DELAYED_WORK(&c->pcpu.hotplug_work, hotplug_work);
 	/* from here on, a CPU that comes or goes queues a sync */
 	list_counter(c, &perfkmod_per_cpu_counters);
 
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	err = perfkmod_sync_cpus(c);
 	/*
 	 * A CPU was between states (or came or went since it was listed):
 	 * once that hotplug operation is over, again (the CPU hotplug lock
 	 * may be taken under @sync_lock: see "Locks" in internal.h).
 	 */
-	if (!err && READ_ONCE(c->sync_queued)) {
+	if (!err && READ_ONCE(c->pcpu.sync_queued)) {
 		cpus_read_lock();
 		cpus_read_unlock();
 		err = perfkmod_sync_cpus(c);
 	}
 	/* the one CPU is offline: perf's errno for that */
-	if (!err && one && !c->one.event)
+	if (!err && one && !c->pcpu.one.event)
 		err = -ENODEV;
 	if (!err && !one)
 		err = absent_everywhere(c);
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 	if (err)
 		goto err_release;
 	return 0;
@@ -547,8 +548,8 @@ err_release:
 	perfkmod_release_cpus(c);
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-	free_percpu(c->cpus);
-	c->cpus = NULL;
+	free_percpu(c->pcpu.cpus);
+	c->pcpu.cpus = NULL;
 	return err;
 }
 
@@ -583,6 +584,31 @@ void perfkmod_cpu_events_hotplug_exit(void)
 	cpuhp_remove_state_nocalls(perfkmod_hp_state);
 }
 
+/**
+ * perfkmod_cpu_events_init() - set up a new counter's per-CPU state
+ * @c: the counter, of any target (counter.c's enable, refresh and
+ *	set_period take @c->pcpu.sync_lock of every counter).
+ *
+ * Context: any context.
+ */
+void perfkmod_cpu_events_init(struct perfkmod_counter *c)
+{
+	mutex_init(&c->pcpu.sync_lock);
+}
+
+/**
+ * perfkmod_cpu_events_exit() - free a counter's per-CPU state
+ * @c: the counter, whose events are all released (perfkmod_release_cpus())
+ *	and which no trampoline runs for any more.
+ *
+ * Context: process context.
+ */
+void perfkmod_cpu_events_exit(struct perfkmod_counter *c)
+{
+	free_percpu(c->pcpu.cpus);
+	mutex_destroy(&c->pcpu.sync_lock);
+}
+
 /* A counter of @list that @mod made; perfkmod_counters_mutex held. */
 static struct perfkmod_counter *owned_by(struct list_head *list,
 					 struct module *mod)
@@ -590,7 +616,7 @@ static struct perfkmod_counter *owned_by(struct list_head *list,
 	struct perfkmod_counter *c;
 
 	lockdep_assert_held(&perfkmod_counters_mutex);
-	list_for_each_entry(c, list, all) {
+	list_for_each_entry(c, list, pcpu.all) {
 		/* not one still being made: see @created */
 		if (c->owner == mod && smp_load_acquire(&c->created))
 			return c;
@@ -615,7 +641,7 @@ struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod)
 	found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
 		owned_by(&perfkmod_task_counters, mod);
 	if (found)
-		list_del_init(&found->all);
+		list_del_init(&found->pcpu.all);
 	mutex_unlock(&perfkmod_counters_mutex);
 	return found;
 }

@@ -9,8 +9,10 @@
 #include <linux/module.h>
 #include <linux/stringify.h>
 
+#include "counter_event.h"
 #include "cpuhotplug.h"
 #include "internal.h"
+#include "series.h"
 
 /*
  * A module that unloads with counters or callbacks it did not release
@@ -69,6 +71,8 @@ static int __init perfkmod_init(void)
 	err = perfkmod_series_hotplug_init();
 	if (err)
 		goto err_overflow;
+	/* before the counters= counters: a series reads counters */
+	perfkmod_user_register(&perfkmod_series_user);
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
@@ -85,6 +89,7 @@ err_debugfs:
 	perfkmod_debugfs_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
+	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
 err_overflow:
 	perfkmod_callbacks_exit();
@@ -100,6 +105,7 @@ static void __exit perfkmod_exit(void)
 	perfkmod_debugfs_exit();
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
+	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
 	perfkmod_callbacks_exit();
 	perfkmod_cpu_events_hotplug_exit();

@@ -221,7 +221,7 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	while (n-- && !READ_ONCE(cb->dead) && ring_pop(r, &s)) {
 		cb->fn(&s, NULL, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
-		this_cpu_inc(cb->counter->stats->runs);
+		this_cpu_inc(cb->counter->overflow.stats->runs);
 		if (resched)
 			cond_resched();
 	}
@@ -230,7 +230,7 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	if (!left || READ_ONCE(cb->dead))
 		return false;
 	this_cpu_add(cb->cpus->stats.requeued, left);
-	this_cpu_add(cb->counter->stats->requeued, left);
+	this_cpu_add(cb->counter->overflow.stats->requeued, left);
 	return true;
 }
 
@@ -395,7 +395,7 @@ bool perfkmod_in_delivery_of(const struct perfkmod_counter *c)
 
 /* Queue one overflow for a deferred callback. Context: the trampoline's. */
 static void defer(struct perfkmod_callback *cb,
-		  struct perfkmod_pcpu_stats __percpu *cs,
+		  struct perfkmod_stats __percpu *cs,
 		  const struct perfkmod_sample *s)
 {
 	struct perfkmod_cb_cpu *pcc = this_cpu_ptr(cb->cpus);
@@ -437,7 +437,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
 	struct perfkmod_counter *c = event->overflow_handler_context;
-	struct perfkmod_pcpu_stats __percpu *stats = c->stats;
+	struct perfkmod_stats __percpu *stats = c->overflow.stats;
 	struct perfkmod_sample s = {
 		.counter = c,
 		.ip = regs ? instruction_pointer(regs) : 0,
@@ -458,8 +458,8 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	if (READ_ONCE(event->hw.interrupts) == PERF_THROTTLED_INTERRUPTS)
 		this_cpu_inc(stats->throttled);
 
-	if (atomic_read(&c->limit) >= 0) {
-		left = atomic_dec_if_positive(&c->limit);
+	if (atomic_read(&c->overflow.limit) >= 0) {
+		left = atomic_dec_if_positive(&c->overflow.limit);
 		if (left < 0)
 			return;		/* stopped */
 		last = !left;
@@ -467,9 +467,9 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 
 	rcu_read_lock_sched_notrace();
 	/* the time of the overflow, before the direct callbacks run */
-	time = list_empty(&c->deferred) ? 0 : local_clock();
+	time = list_empty(&c->overflow.deferred) ? 0 : local_clock();
 	prev = delivering_begin();
-	list_for_each_entry_rcu(cb, &c->direct, node) {
+	list_for_each_entry_rcu(cb, &c->overflow.direct, node) {
 		cb->fn(&s, regs, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		runs++;
@@ -477,7 +477,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	delivering_end(prev);
 	if (runs)
 		this_cpu_add(stats->runs, runs);
-	list_for_each_entry_rcu(cb, &c->deferred, node) {
+	list_for_each_entry_rcu(cb, &c->overflow.deferred, node) {
 		/* or now, for one registered since the time was taken */
 		if (!s.time)
 			s.time = time ?: local_clock();
@@ -486,38 +486,65 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	rcu_read_unlock_sched_notrace();
 
 	if (last)
-		irq_work_queue(&c->stop_irq_work);
+		irq_work_queue(&c->overflow.stop_irq_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_overflow);
 
 static void stop_irq_work(struct irq_work *work)
 {
 	schedule_work(&container_of(work, struct perfkmod_counter,
-				    stop_irq_work)->stop_work);
+				    overflow.stop_irq_work)->stop_work);
 }
 
 void perfkmod_overflow_stop(struct perfkmod_counter *c)
 {
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;		/* counting: no overflow to stop */
-	atomic_set(&c->limit, 0);
-	irq_work_queue(&c->stop_irq_work);
+	atomic_set(&c->overflow.limit, 0);
+	irq_work_queue(&c->overflow.stop_irq_work);
 }
 EXPORT_SYMBOL_GPL(perfkmod_overflow_stop);
 
 void perfkmod_overflow_limit(struct perfkmod_counter *c, unsigned int n)
 {
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;
 	if (!n) {
 		perfkmod_overflow_stop(c);
 		return;
 	}
-	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
+	atomic_set(&c->overflow.limit, min_t(unsigned int, n, INT_MAX));
 }
 EXPORT_SYMBOL_GPL(perfkmod_overflow_limit);
 
-static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
+/**
+ * perfkmod_overflow_arm() - set how many overflows a counter delivers
+ * @c: the counter, being enabled or refreshed.
+ * @limit: overflows to deliver before it stops; -1 for all.
+ *
+ * Context: process context, with @c->lock held.
+ */
+void perfkmod_overflow_arm(struct perfkmod_counter *c, int limit)
+{
+	lockdep_assert_held(&c->lock);
+	atomic_set(&c->overflow.limit, limit);
+}
+
+/**
+ * perfkmod_overflow_stopped() - whether a counter's overflows stopped it
+ * @c: the counter.
+ *
+ * Context: any context; the stop work asks it with @c->lock held, under
+ *	which perfkmod_overflow_arm() changes the answer.
+ * Return: true when its limit is reached, or perfkmod_overflow_stop() or
+ *	perfkmod_overflow_limit(@c, 0) stopped it.
+ */
+bool perfkmod_overflow_stopped(struct perfkmod_counter *c)
+{
+	return !atomic_read(&c->overflow.limit);
+}
+
+static void sum_stats(struct perfkmod_stats __percpu *pcpu,
 		      struct perfkmod_stats *st)
 {
 	int cpu;
@@ -526,7 +553,7 @@ static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
 	if (!pcpu)
 		return;		/* a counting counter: nothing overflows */
 	for_each_possible_cpu(cpu) {
-		struct perfkmod_pcpu_stats *p = per_cpu_ptr(pcpu, cpu);
+		struct perfkmod_stats *p = per_cpu_ptr(pcpu, cpu);
 
 		st->overflows += READ_ONCE(p->overflows);
 		st->throttled += READ_ONCE(p->throttled);
@@ -552,30 +579,27 @@ EXPORT_SYMBOL_GPL(perfkmod_callback_stats);
 void perfkmod_counter_stats(struct perfkmod_counter *c,
 			    struct perfkmod_stats *stats)
 {
-	sum_stats(c->stats, stats);
+	sum_stats(c->overflow.stats, stats);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
 
 /**
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
  * @c: the counter, before any of its events exists; its @stop_work, which
- *	@stop_irq_work queues, is the counter code's and set up already.
+ *	@stop_irq_work queues, is the counter core's and set up already.
  *
  * Context: process context, may sleep.
  * Return: 0 or -%ENOMEM.
  */
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 {
-	INIT_LIST_HEAD(&c->direct);
-	INIT_LIST_HEAD(&c->deferred);
-	atomic_set(&c->limit, -1);
-	atomic_set(&c->detaching, 0);
-	init_irq_work(&c->stop_irq_work, stop_irq_work);
+	atomic_set(&c->overflow.limit, -1);
+	init_irq_work(&c->overflow.stop_irq_work, stop_irq_work);
 	/* set_period() never makes a counting counter sample */
 	if (!perfkmod_config_samples(&c->config))
 		return 0;
-	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
-	return c->stats ? 0 : -ENOMEM;
+	c->overflow.stats = alloc_percpu(struct perfkmod_stats);
+	return c->overflow.stats ? 0 : -ENOMEM;
 }
 
 /**
@@ -587,10 +611,9 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
 {
 	/* counting: nothing queued them (perfkmod_overflow_stop()) */
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;
 	/* no event is left to queue them again */
-	irq_work_sync(&c->stop_irq_work);
-	cancel_work_sync(&c->stop_work);
-	free_percpu(c->stats);
+	irq_work_sync(&c->overflow.stop_irq_work);
+	free_percpu(c->overflow.stats);
 }

@@ -1,24 +1,64 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the overflow trampoline and its deferred deliveries (overflow.c)
- * share with the registry of callbacks (callbacks.c): the callback.
+ * The overflow subsystem: the trampoline and its deferred deliveries
+ * (overflow.c), and the registry of callbacks (callbacks.c). The state a
+ * counter embeds, the callback the two files share, and what the counter
+ * core calls.
  */
 #ifndef _PERFKMOD_OVERFLOW_H
 #define _PERFKMOD_OVERFLOW_H
 
+#include <linux/atomic.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/list.h>
+#include <linux/perf_event.h>
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
 
-#include "internal.h"
+#include "perfkmod.h"
 
+struct module;
+struct perfkmod_counter;
 struct perfkmod_ring;
+
+/**
+ * struct perfkmod_overflow - a counter's overflow state
+ * @direct: the registered direct callbacks, an RCU list the trampoline
+ *	walks first; changed by callbacks.c under perfkmod_callback_mutex.
+ * @deferred: the registered deferred callbacks, likewise, walked next.
+ * @detaching: callbacks of this counter that perfkmod_callback_unregister()
+ *	or a module going away took off its lists and is still waiting for
+ *	(their deferred deliveries use the counter): the counter's release
+ *	waits for them too. Raised by callbacks.c under
+ *	perfkmod_callback_mutex, dropped after the wait.
+ * @stats: the overflow statistics per CPU, incremented by the trampoline
+ *	and the deferred deliveries with this_cpu_inc() (NMI-safe on x86, one
+ *	instruction, and arm64, an atomic, as perf's own per-CPU counters in
+ *	its overflow path are), summed when read; NULL for a counting
+ *	counter. overflow.c's, set at create.
+ * @limit: overflows left to deliver before the counter stops; -1 for no
+ *	limit, 0 for stopped. overflow.c's: the trampoline decrements it,
+ *	perfkmod_overflow_arm() (enable and refresh, under the counter's
+ *	lock), perfkmod_overflow_stop() and perfkmod_overflow_limit() set it.
+ * @stop_irq_work: queued by the trampoline to stop the counter from NMI:
+ *	it queues the counter's stop work, which disables it.
+ *
+ * Written by overflow.c and, for the lists of callbacks and @detaching,
+ * callbacks.c only.
+ */
+struct perfkmod_overflow {
+	struct list_head direct;
+	struct list_head deferred;
+	atomic_t detaching;
+	struct perfkmod_stats __percpu *stats;
+	atomic_t limit;
+	struct irq_work stop_irq_work;
+};
 
 /* One CPU's share of a callback. */
 struct perfkmod_cb_cpu {
-	struct perfkmod_pcpu_stats stats;
+	struct perfkmod_stats stats;
 	struct perfkmod_ring *ring;	/* deferred delivery only */
 	struct irq_work lazy;		/* consumes the ring, or queues @work */
 	struct irq_work kick;		/* the same, at once */
@@ -78,9 +118,28 @@ struct perfkmod_callback {
 	struct work_struct reap_work;
 };
 
-/* overflow.c: deferred delivery */
+/* Samples each deferred callback can hold per CPU (ring_size; the tests') */
+extern unsigned int perfkmod_ring_size;
+
+/* overflow.c: the trampoline, deferred delivery, a counter's state */
+void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
+		       struct pt_regs *regs);
+int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
+void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
+void perfkmod_overflow_arm(struct perfkmod_counter *c, int limit);
+bool perfkmod_overflow_stopped(struct perfkmod_counter *c);
 int perfkmod_defer_init(struct perfkmod_cb_cpu *pcc);
 void perfkmod_defer_flush(struct perfkmod_callback *cb);
 struct perfkmod_callback *perfkmod_process_delivery(void);
+bool perfkmod_in_process_delivery(void);
+bool perfkmod_in_delivery_of(const struct perfkmod_counter *c);
+
+/* callbacks.c: the registry */
+extern struct workqueue_struct *perfkmod_reap_wq;
+int perfkmod_callbacks_init(void);
+void perfkmod_callbacks_exit(void);
+void perfkmod_callbacks_counter_init(struct perfkmod_counter *c);
+void perfkmod_callbacks_quiesce(struct perfkmod_counter *c);
+int perfkmod_callbacks_release_owner(struct module *mod);
 
 #endif /* _PERFKMOD_OVERFLOW_H */

@@ -224,10 +224,10 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 			err = -EINVAL;
 			goto err;
 		}
-		pc = &c->one;
+		pc = &c->pcpu.one;
 		break;
 	case PERFKMOD_TARGET_ALL_CPUS:
-		pc = per_cpu_ptr(c->cpus, cpu);
+		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
 		break;
 	default:
 		event = c->event;
