@@ -70,7 +70,7 @@ static int __init perfkmod_init(void)
 		goto err_hotplug;
 	err = perfkmod_series_hotplug_init();
 	if (err)
-		goto err_overflow;
+		goto err_callbacks;
 	/* before the counters= counters: a series reads counters */
 	perfkmod_user_register(&perfkmod_series_user);
 	err = register_module_notifier(&perfkmod_module_nb);
@@ -91,7 +91,7 @@ err_debugfs:
 err_series:
 	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
-err_overflow:
+err_callbacks:
 	perfkmod_callbacks_exit();
 err_hotplug:
 	perfkmod_cpu_events_hotplug_exit();
