@@ -258,9 +258,9 @@ for kdir in "${kdirs[@]}"; do
 	mod=$work/sparse-$(basename "$kdir")/src/perfkmod.mod
 	if [ -f "$mod" ]; then
 		r=$(scripts/object-cycles.py perfkmod.h "$mod" 2>&1) ||
-			out+=$(echo "$r" | sed "s|^|$(basename "$kdir"): |")$'\n'
+			out+=${out:+$'\n'}$(echo "$r" | sed "s|^|$(basename "$kdir"): |")
 	else
-		out+="$(basename "$kdir"): no perfkmod.mod (the build failed)"$'\n'
+		out+="${out:+$'\n'}$(basename "$kdir"): no perfkmod.mod (the build failed)"
 	fi
 done
 gate acyclic "$out"
