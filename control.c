@@ -558,7 +558,7 @@ static int exec_locked(char *line, const char **why)
 	}
 	switch (cmd) {
 	case CMD_DEL:
-		if (atomic_read(&n->counter->series_users)) {
+		if (atomic_read(&n->counter->users)) {
 			*why = "a series reads this counter: del the series first";
 			return -EBUSY;
 		}

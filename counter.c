@@ -3,7 +3,7 @@
  * perfkmod: in-kernel performance counters for kernel code and root users.
  *
  * The counter lifecycle: create, enable, disable, reset, read, period,
- * state and release, of task counters and, through cpus.c, of per-CPU
+ * state and release, of task counters and, through cpu_events.c, of per-CPU
  * ones. The exported functions are documented in perfkmod.h.
  */
 #include <linux/math64.h>
@@ -12,12 +12,13 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 
+#include "counter_event.h"
+#include "cpu_events.h"
 #include "internal.h"
 
 /*
- * Counters, in a cache of their own: 488 bytes each on Debian 12's x86-64
- * kernel (kmalloc's next size is 512), and destroying it at unload says
- * whether any was left.
+ * Counters, in a cache of their own: of their size, not kmalloc()'s next
+ * power of two, and destroying it at unload says whether any was left.
  */
 static struct kmem_cache *perfkmod_counter_cache;
 
@@ -161,10 +162,11 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	/* an enable_on_exec counter's exec enables it, perf's doing */
 	c->enabled = !config->disabled && !config->enable_on_exec;
 	c->owner = owner;
-	mutex_init(&c->sync_lock);
 	mutex_init(&c->lock);
 	INIT_WORK(&c->stop_work, stop_work);
 	INIT_WORK(&c->release_work, release_work);
+	perfkmod_cpu_events_init(c);
+	perfkmod_callbacks_counter_init(c);
 	err = perfkmod_overflow_counter_init(c);
 	if (err)
 		goto err_free;
@@ -192,9 +194,11 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 
 err_overflow:
 	perfkmod_overflow_counter_exit(c);
+	if (perfkmod_config_samples(&c->config))
+		cancel_work_sync(&c->stop_work);
 err_free:
+	perfkmod_cpu_events_exit(c);
 	mutex_destroy(&c->lock);
-	mutex_destroy(&c->sync_lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
 	pr_debug("create type %u config %#llx: %pe\n", config->type,
 		 config->config, ERR_PTR(err));
@@ -202,15 +206,64 @@ err_free:
 }
 EXPORT_SYMBOL_GPL(__perfkmod_counter_create);
 
+/*
+ * The parts of perfkmod above the core that read counters (struct
+ * perfkmod_user): added by module init, before any counter is made, and
+ * removed by module exit, after the last is released.
+ */
+static LIST_HEAD(perfkmod_users);
+
+/**
+ * perfkmod_user_register() - tell a user of counters when one goes
+ * @u: the user, whose @forget each counter's release calls from now on.
+ *
+ * Context: process context; module init only, before any counter exists.
+ */
+void perfkmod_user_register(struct perfkmod_user *u)
+{
+	list_add_tail(&u->node, &perfkmod_users);
+}
+
+/**
+ * perfkmod_user_unregister() - undo perfkmod_user_register()
+ * @u: the user.
+ *
+ * Context: process context; module exit only, once no counter exists.
+ */
+void perfkmod_user_unregister(struct perfkmod_user *u)
+{
+	list_del(&u->node);
+}
+
+/**
+ * perfkmod_counter_task() - the task a task counter counts in
+ * @c: a counter.
+ *
+ * Context: any context.
+ * Return: the task of a task counter that does not count in the task's
+ *	children (inherit); NULL for another counter.
+ */
+struct task_struct *perfkmod_counter_task(const struct perfkmod_counter *c)
+{
+	if (c->config.target != PERFKMOD_TARGET_TASK || c->config.inherit)
+		return NULL;
+	return c->event->hw.target;
+}
+
 /* Release @c, which this caller took off its list. */
 static void release_now(struct perfkmod_counter *c)
 {
+	struct perfkmod_user *u;
+
 	pr_debug("release counter type %u config %#llx\n", c->config.type,
 		 c->config.config);
-	/* another module's series may read it: they read it no more */
-	perfkmod_series_forget(c);
+	/* what reads it (another module's series) reads it no more */
+	if (atomic_read(&c->users)) {
+		list_for_each_entry(u, &perfkmod_users, node)
+			u->forget(c);
+	}
 	if (perfkmod_config_samples(&c->config)) {
-		perfkmod_overflow_counter_quiesce(c);
+		perfkmod_callbacks_quiesce(c);
 		/* a stop queued from an overflow must not touch the events */
 		mutex_lock(&c->lock);
 		c->releasing = true;
@@ -231,9 +284,11 @@ static void release_now(struct perfkmod_counter *c)
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
 	perfkmod_overflow_counter_exit(c);
-	free_percpu(c->cpus);
+	/* counting: never queued (perfkmod_overflow_stop()) */
+	if (perfkmod_config_samples(&c->config))
+		cancel_work_sync(&c->stop_work);
+	perfkmod_cpu_events_exit(c);
 	mutex_destroy(&c->lock);
-	mutex_destroy(&c->sync_lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
 }
 
@@ -307,9 +362,9 @@ static void apply_to_events(struct perfkmod_counter *c,
  */
 static void enable_with_limit(struct perfkmod_counter *c, int limit)
 {
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	mutex_lock(&c->lock);
-	atomic_set(&c->limit, limit);
+	perfkmod_overflow_arm(c, limit);
 	WRITE_ONCE(c->enabled, true);
 	mutex_unlock(&c->lock);
 	/*
@@ -327,7 +382,7 @@ static void enable_with_limit(struct perfkmod_counter *c, int limit)
 	if (c->enabled)
 		apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 }
 
 void perfkmod_counter_enable(struct perfkmod_counter *c)
@@ -365,7 +420,7 @@ static void stop_work(struct work_struct *work)
 						  stop_work);
 
 	mutex_lock(&c->lock);
-	if (!c->releasing && !atomic_read(&c->limit)) {
+	if (!c->releasing && perfkmod_overflow_stopped(c)) {
 		WRITE_ONCE(c->enabled, false);
 		apply_to_events(c, perf_event_disable);
 	}
@@ -500,14 +555,14 @@ static int set_event_period(struct perfkmod_counter *c,
  * differ, so a value one event took may be refused by the next. The events
  * before @failed, in the order perfkmod_counter_set_period() sets them, get
  * @c's period or frequency back, which their PMU took when they were made.
- * Called with @c->sync_lock and @c->lock held.
+ * Called with @c->pcpu.sync_lock and @c->lock held.
  */
 static void restore_period(struct perfkmod_counter *c, int failed)
 {
 	u64 old = c->config.sample_freq ?: c->config.sample_period;
 	int cpu, err;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	lockdep_assert_held(&c->lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
@@ -543,7 +598,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		return -EINVAL;
 
 	/* no CPU's event made or retired meanwhile */
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	mutex_lock(&c->lock);
 	if (!perfkmod_per_cpu(c)) {
 		err = set_event_period(c, c->event, value);
@@ -579,7 +634,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 			WRITE_ONCE(c->config.sample_period, value);
 		mutex_unlock(&c->lock);
 	}
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_set_period);

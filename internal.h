@@ -22,6 +22,8 @@
 #include <linux/workqueue.h>
 
 #include "perfkmod.h"
+#include "cpu_events.h"
+#include "overflow.h"
 
 /*
  * Locks
@@ -30,7 +32,7 @@
  * taken under and by whom. The order, outermost first:
  *
  *	perfkmod_named_mutex > perfkmod_named.lock >
- *	perfkmod_counter.sync_lock > cpu_hotplug_lock >
+ *	perfkmod_cpu_events.sync_lock > cpu_hotplug_lock >
  *	perfkmod_counter.lock > perf's locks (ctx->mutex, ...)
  *
  *	series_reader.lock > perfkmod_series.read_lock
@@ -43,14 +45,16 @@
  * series' timers, switch event, trigger callback and CPU hotplug
  * callbacks) takes none.
  * Elsewhere, a lock's declaration points here, and a function's comment
- * says which it must be called with.
+ * says which it must be called with. A counter's @sync_lock, @hotplug_work
+ * and @all below are its &struct perfkmod_cpu_events', @pcpu (cpu_events.h);
+ * its @direct and @deferred its &struct perfkmod_overflow's (overflow.h).
  *
  * perfkmod_named_mutex (control.c)
  *	Protects the named counters' and series' lists and counts,
  *	last_error, each one's @dir (its debugfs directory is added and
  *	removed under it, and all of them at once by perfkmod_debugfs_exit(),
  *	once no command can run), and del's check of a named counter's
- *	series_users (only named series read named counters). Taken by the
+ *	@users (only named series read named counters). Taken by the
  *	control file's writes and reads, last_error, list, and module init
  *	and exit; never in a CPU hotplug callback nor under
  *	cpu_hotplug_lock. Held while a counter is released, which waits for
@@ -62,7 +66,7 @@
  *	both locks, read under either. Taken under perfkmod_named_mutex
  *	(period, the control file's listing) or alone (the spec file);
  *	period sets the counter's period under it.
- * perfkmod_counter.sync_lock
+ * perfkmod_cpu_events.sync_lock (cpu_events.h)
  *	Serialises the making and retiring of a per-CPU counter's events
  *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
  *	other and with perfkmod_counter_set_period(). Held while perf makes
@@ -105,7 +109,7 @@
  *
  * Leaves: no other lock is taken, and nothing is waited for, under them.
  *
- * perfkmod_counters_mutex (cpus.c)
+ * perfkmod_counters_mutex (cpu_events.c)
  *	Protects the lists of counters (perfkmod_per_cpu_counters, which
  *	the CPU hotplug callbacks walk, and perfkmod_task_counters) and each
  *	counter's @all. Taken by the CPU hotplug callbacks (in the CPU's
@@ -113,7 +117,7 @@
  *	release (perhaps under perfkmod_named_mutex, under no counter's
  *	lock) and by the module notifier. Only the workqueue's own locks are
  *	taken under it (mod_delayed_work()).
- * perfkmod_callback_mutex (overflow.c)
+ * perfkmod_callback_mutex (callbacks.c)
  *	Protects every counter's @direct and @deferred lists (for writers:
  *	the trampoline reads them under RCU), each callback's attachment,
  *	and the list of the handles their owners still hold. Taken by
@@ -123,12 +127,12 @@
  *	module notifier.
  * perfkmod_series_mutex (series.c)
  *	Protects the list of the series whose timers or triggers may record,
- *	each listed series' @counters and @config.trigger, the series_users
- *	of the counters they read and of their triggers, and the ring memory
+ *	each listed series' @counters and @config.trigger, the @users of
+ *	the counters they read and of their triggers, and the ring memory
  *	taken.
  *	Taken by a series' create and release, a counter's release
- *	(perfkmod_series_forget()) and the module notifier, perhaps under
- *	perfkmod_named_mutex.
+ *	(series_forget(), the series' struct perfkmod_user) and the module
+ *	notifier, perhaps under perfkmod_named_mutex.
  * perfkmod_series.read_lock (series.c)
  *	One reader of a series at a time: each ring's @tail. Taken by
  *	perfkmod_series_read(): under series_reader.lock for the records
@@ -141,76 +145,6 @@
  * counters, series, max_name_len, max_cmd_len and max_counters in
  * control.c, ring_size in overflow.c, series_max_mb in series.c.
  */
-
-/* Samples each deferred callback can hold per CPU (ring_size; the tests') */
-extern unsigned int perfkmod_ring_size;
-
-/*
- * Per-CPU overflow statistics. Incremented with this_cpu_inc(), which is
- * NMI-safe on x86 (one instruction) and arm64 (an atomic), as perf's own
- * per-CPU counters in its overflow path are; summed when read.
- */
-struct perfkmod_pcpu_stats {
-	u64 overflows;
-	u64 throttled;
-	u64 runs;
-	u64 deferred;
-	u64 dropped;
-	u64 requeued;
-};
-
-/* One CPU's share of an all-CPUs or one-CPU counter. */
-struct perfkmod_cpu_share {
-	/*
-	 * NULL when the CPU has no event: it was offline when the counter
-	 * was made, or making its event failed (@err). The detached event of
-	 * a CPU that went offline stays here until perfkmod_sync_cpus()
-	 * retires it.
-	 */
-	struct perf_event *event;
-	/* why event is NULL on an online CPU: the errno from perf, else 0 */
-	int err;
-	/*
-	 * An event was retired, and no RCU grace period has passed since: a
-	 * reader of the CPU (interrupts off, or NMI) may have loaded it and
-	 * not yet @event_seq, which must not meet the next event's. Under
-	 * the counter's @sync_lock.
-	 */
-	bool grace_due;
-	/* the CPU's value (retired plus live) at the last reset */
-	u64 base;
-	/* what the CPU's earlier events counted before it went offline */
-	struct perfkmod_value retired;
-	/*
-	 * The CPU's hotplug generation and direction in one word, so that a
-	 * reader never sees one without the other: bumped by the CPU hotplug
-	 * callback each time the CPU comes online or goes offline, with
-	 * PERFKMOD_CPU_DOWN set when it went offline (WRITE_ONCE() there,
-	 * READ_ONCE() once in perfkmod_sync_cpus()). @event is good only
-	 * while @event_seq, the @seq it was made at, equals it.
-	 */
-	unsigned int seq;
-	unsigned int event_seq;
-	/*
-	 * Of a PMU that counts for several CPUs at once (see
-	 * event_is_shared() in cpus.c): the number plus one of the counted CPU
-	 * whose event counts what this CPU's would, so that this CPU has
-	 * none; 0 otherwise. Changed under @sync_lock (WRITE_ONCE()), read
-	 * locklessly by perfkmod_counter_read_local().
-	 */
-	unsigned int served_by;
-	/*
-	 * Why an all-CPUs counter's @event is NULL on an online CPU that the
-	 * PMU does not serve (a hybrid system's PMU of the other kind of
-	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
-	 * long as some CPU counts (@err is 0). Changed under @sync_lock
-	 * (WRITE_ONCE()), read locklessly by perfkmod_counter_read_local().
-	 */
-	int absent;
-};
-
-/* In perfkmod_cpu_share.seq: the CPU's last hotplug callback was offline */
-#define PERFKMOD_CPU_DOWN	1u
 
 /**
  * enum perfkmod_read_kind - when a local read may call the PMU's read()
@@ -229,10 +163,10 @@ struct perfkmod_cpu_share {
  * @PERFKMOD_READ_SYSTEM: a PMU that is not the CPUs' own: it takes no task
  *	events (perf_invalid_context: uncore, RAPL, cstate, ...), or an event
  *	of it counts for more CPUs than the one it was made for (see
- *	event_is_shared() in cpus.c). Refused in NMI; else as
+ *	event_is_shared() in cpu_events.c). Refused in NMI; else as
  *	%PERFKMOD_READ_SW.
  *
- * cpus.c's may_read_pmu() says why each.
+ * read_local.c's may_read_pmu() says why each.
  */
 enum perfkmod_read_kind {
 	PERFKMOD_READ_NONE,
@@ -245,85 +179,65 @@ enum perfkmod_read_kind {
 /**
  * struct perfkmod_counter - a counter: one perf event, or one per CPU
  * @config: the config it was created from; @config.task is NULL (the task,
- *	if any, is named by @config.pid).
- * @sync_lock: serialises the making and retiring of a per-CPU counter's
- *	events; see "Locks" above.
+ *	if any, is named by @config.pid). Its period and frequency change
+ *	under @lock (see perfkmod_config_samples()); the rest never.
  * @lock: protects the counter's state and events; see "Locks" above.
  * @enabled: counting is on; a CPU that comes online gets its event in this
  *	state. Written under @lock with WRITE_ONCE(); perfkmod_sync_cpus()
  *	reads it without, and mends an event made meanwhile under @lock.
- * @event: the perf event of a task counter; NULL otherwise.
- * @base: @event's value at the last reset; written under @lock with
- *	WRITE_ONCE(), read locklessly with READ_ONCE().
- * @cpus: the per-CPU events of an all-CPUs counter; NULL otherwise.
- * @one: the events of a one-CPU counter (of its CPU only: no per-CPU
- *	array, for its memory and its create and release). Reach a per-CPU
- *	counter's CPU through perfkmod_cpu_share().
  * @releasing: perfkmod_counter_release() has begun; set under @lock.
- * @owner: the module that created the counter.
- * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
- *	callbacks walk, or in perfkmod_task_counters; under
- *	perfkmod_counters_mutex.
+ * @created: create has returned it (smp_store_release()): a per-CPU
+ *	counter is on its list before, for the CPU hotplug callbacks, and
+ *	the module notifier leaves it alone until then.
  * @read_kind: how perfkmod_counter_read_local() reads the counter's
  *	events (&enum perfkmod_read_kind), by their PMU: set once, with
  *	WRITE_ONCE(), when the first event is made (perfkmod_create_event()),
  *	and raised to %PERFKMOD_READ_SYSTEM when perfkmod_sync_cpus() makes
  *	the first event that tells; before an event is published either
  *	way, so that a reader of the event reads it set.
- * @created: create has returned it (smp_store_release()): a per-CPU
- *	counter is on its list before, for the CPU hotplug callbacks, and
- *	the module notifier leaves it alone until then.
- * @sync_queued: @hotplug_work was queued once at least; set before each
- *	time (WRITE_ONCE()), so that a release after the counter was taken
- *	off its list (the callbacks queue it under perfkmod_counters_mutex)
- *	or after create (which may queue it) reads it right.
- * @hotplug_work: brings the events of a per-CPU counter in line with the
- *	online CPUs, in a workqueue, after the hotplug callback queued it (at
- *	once), or queued by itself (later) while a CPU is between states.
- * @direct: the registered direct callbacks, an RCU list the trampoline
- *	walks first; changed under perfkmod_callback_mutex.
- * @deferred: the registered deferred callbacks, likewise, walked next.
- * @stats: overflow statistics; NULL for a counting counter.
- * @limit: overflows left to deliver before the counter stops; -1 for no
- *	limit, 0 for stopped. Atomic: the trampoline decrements it.
- * @stop_irq_work: queued by the trampoline to stop the counter from NMI.
- * @stop_work: what @stop_irq_work queues: disables the counter. The
- *	counter code's: it sets it up, the overflow code only queues it.
- * @detaching: callbacks of this counter that perfkmod_callback_unregister()
- *	or a module going away took off its lists and is still waiting for
- *	(their deferred deliveries use the counter): the counter's release
- *	waits for them too. Raised under perfkmod_callback_mutex.
- * @series_users: how many series read this counter; changed under
- *	perfkmod_series_mutex (series.c). Its release makes them stop.
+ * @event: the perf event of a task counter; NULL otherwise.
+ * @base: @event's value at the last reset; written under @lock with
+ *	WRITE_ONCE(), read locklessly with READ_ONCE().
+ * @owner: the module that created the counter.
+ * @users: how many readers of the users in perfkmod_users read the
+ *	counter; each changes it under its own lock (a series under
+ *	perfkmod_series_mutex). Its release makes them stop.
+ * @stop_work: disables the counter once its overflows stopped it (the
+ *	overflow state's @stop_irq_work queues it), under @lock.
  * @release_work: releases the counter in perfkmod_reap_wq, for a release
  *	from a callback's process delivery (perfkmod_counter_release()).
+ * @pcpu: the per-CPU events, cpu_events.c's (struct perfkmod_cpu_events).
+ * @overflow: the overflow state, overflow.c's and callbacks.c's (struct
+ *	perfkmod_overflow).
+ *
+ * The subsystems' states are embedded, not pointed to: the reads and the
+ * trampoline reach them with no load more.
  */
 struct perfkmod_counter {
 	struct perfkmod_config config;
-	struct mutex sync_lock;	/* see "Locks" above */
 	struct mutex lock;	/* see "Locks" above */
 	bool enabled;
 	bool releasing;
-	bool sync_queued;
 	bool created;
 	u8 read_kind;
-	atomic_t limit;
 	struct perf_event *event;
 	u64 base;
-	struct perfkmod_cpu_share __percpu *cpus;
-	struct perfkmod_cpu_share one;
 	struct module *owner;
-	struct list_head all;
-	struct delayed_work hotplug_work;
-	struct list_head direct;
-	struct list_head deferred;
-	struct perfkmod_pcpu_stats __percpu *stats;
-	struct irq_work stop_irq_work;
+	atomic_t users;
 	struct work_struct stop_work;
-	atomic_t detaching;
-	atomic_t series_users;
 	struct work_struct release_work;
+	struct perfkmod_cpu_events pcpu;
+	struct perfkmod_overflow overflow;
 };
+
+/*
+ * Whether @c's PMU is not the CPUs' own (see &enum perfkmod_read_kind):
+ * written before an event of @c is published, read without a lock.
+ */
+static inline bool perfkmod_system_pmu(const struct perfkmod_counter *c)
+{
+	return READ_ONCE(c->read_kind) == PERFKMOD_READ_SYSTEM;
+}
 
 /* Whether @c has events per CPU (all CPUs, or one): not a task's. */
 static inline bool perfkmod_per_cpu(const struct perfkmod_counter *c)
@@ -346,7 +260,7 @@ perfkmod_counted_cpus(const struct perfkmod_counter *c)
 static inline struct perfkmod_cpu_share *
 perfkmod_cpu_share(struct perfkmod_counter *c, int cpu)
 {
-	return c->cpus ? per_cpu_ptr(c->cpus, cpu) : &c->one;
+	return c->pcpu.cpus ? per_cpu_ptr(c->pcpu.cpus, cpu) : &c->pcpu.one;
 }
 
 /*
@@ -358,13 +272,6 @@ static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
 {
 	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
 }
-
-/*
- * The highest frequency of cpu-clock and task-clock, whose frequency perf
- * turns into a period: their timer's 10 us floor, and the default of
- * kernel.perf_event_max_sample_rate, which perfkmod cannot read.
- */
-#define PERFKMOD_TIMER_FREQ_MAX	100000
 
 /*
  * @val += what @event counted, with its times. Inline: on every read of a
@@ -380,35 +287,30 @@ static inline void perfkmod_add_event_value(struct perf_event *event,
 	val->running += running;
 }
 
-/* event.c: one perf event of a counter */
-struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
-					 struct task_struct *task, bool disabled);
-int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
-int perfkmod_pmus_init(void);
-bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
-
-/* cpus.c: per-CPU events, CPU hotplug, the lists of counters, local reads */
-int perfkmod_hotplug_init(void);
-void perfkmod_hotplug_exit(void);
-void perfkmod_list_task_counter(struct perfkmod_counter *c);
-bool perfkmod_unlist_counter(struct perfkmod_counter *c);
-struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
-int perfkmod_create_cpus(struct perfkmod_counter *c);
-int perfkmod_sync_cpus(struct perfkmod_counter *c);
-void perfkmod_release_cpus(struct perfkmod_counter *c);
-void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
-
 /* counter.c: the counter lifecycle */
 int perfkmod_counter_cache_init(void);
 void perfkmod_counter_cache_exit(void);
 int perfkmod_counters_release_owner(struct module *mod);
+struct task_struct *perfkmod_counter_task(const struct perfkmod_counter *c);
 
-/* overflow.c: the trampoline and the callbacks */
-extern struct workqueue_struct *perfkmod_reap_wq;
-int perfkmod_overflow_init(void);
-void perfkmod_overflow_exit(void);
-bool perfkmod_in_process_delivery(void);
-bool perfkmod_in_delivery_of(const struct perfkmod_counter *c);
+/**
+ * struct perfkmod_user - a part of perfkmod above the counter core that
+ *	reads counters, and is told when one goes
+ * @node: entry in counter.c's perfkmod_users; added and removed by module
+ *	init and exit only, while no counter exists, and read without a lock.
+ * @forget: called by the release of a counter whose @users is not 0,
+ *	before its events go, with no lock of the counter held: once it
+ *	returns, none of the user's readers reads the counter (each takes
+ *	itself off, and drops @users, under its own lock). Process context,
+ *	may sleep.
+ */
+struct perfkmod_user {
+	struct list_head node;
+	void (*forget)(struct perfkmod_counter *c);
+};
+
+void perfkmod_user_register(struct perfkmod_user *u);
+void perfkmod_user_unregister(struct perfkmod_user *u);
 
 /*
  * Where preempt_count() does not tell that a delivery may not sleep (see
@@ -474,18 +376,7 @@ static __always_inline bool perfkmod_atomic_caller(bool gp)
 /* for the reads, which wait for no grace period (see above) */
 #define perfkmod_refuse_atomic_read()	__perfkmod_refuse_atomic(false)
 
-void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
-		       struct pt_regs *regs);
-int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
-void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c);
-void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
-int perfkmod_callbacks_release_owner(struct module *mod);
-
-/* series.c: time series */
-int perfkmod_series_init(void);
-void perfkmod_series_exit(void);
-int perfkmod_series_release_owner(struct module *mod);
-void perfkmod_series_forget(struct perfkmod_counter *c);
+/* series.c: what the debugfs files read of a series */
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu);
 u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu);
 
@@ -569,7 +460,7 @@ void perfkmod_toplevel_init(void);
  * where there are more (one 64-bit division), then two a step, in 32-bit
  * arithmetic and from a table of pairs: divisions by constants are
  * multiplications, and what costs is their number. The files of debugfs.c
- * and toplevel.c share it, inline as it was.
+ * and toplevel.c share it, inline.
  */
 static __always_inline char *perfkmod_dec_u64(char *end, u64 v)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The overflow trampoline: the one handler perf calls when a sampling
- * counter overflows, the registry of callbacks it dispatches to, and the
- * rings that defer samples out of NMI.
+ * counter overflows, which dispatches to the callbacks that callbacks.c
+ * registers; the rings that defer samples out of NMI, and their delivery;
+ * and each counter's overflow state: its limit, its stop and its
+ * statistics.
  *
  * The trampoline may run in NMI context (hardware PMUs), hard IRQ context
  * (hrtimer software events), an exception (breakpoints) or the context of
@@ -36,8 +38,7 @@
  * run in between); in process context for the work item queued again,
  * behind the others, with cond_resched() between the calls. So a callback
  * that feeds itself takes at most a ring's worth of calls a tick in hard
- * IRQ, fills its ring and has its samples dropped and counted. The hot
- * path is as it was.
+ * IRQ, fills its ring and has its samples dropped and counted.
  */
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
@@ -57,6 +58,7 @@
 
 #include "compat.h"
 #include "internal.h"
+#include "overflow.h"
 
 /*
  * What perf stores in hw.interrupts when it throttles an event
@@ -76,86 +78,6 @@ struct perfkmod_ring {
 	unsigned int mask;	/* slots - 1; the size is a power of two */
 	struct perfkmod_slot slots[];
 };
-
-/* One CPU's share of a callback. */
-struct perfkmod_cb_cpu {
-	struct perfkmod_pcpu_stats stats;
-	struct perfkmod_ring *ring;	/* deferred delivery only */
-	struct irq_work lazy;		/* consumes the ring, or queues @work */
-	struct irq_work kick;		/* the same, at once */
-	struct work_struct work;	/* consumes the ring in process context */
-	struct hrtimer rest;		/* queues @kick a tick after a batch */
-	struct perfkmod_callback *cb;
-	int cpu;			/* the CPU whose share this is */
-	/*
-	 * The last batch in hard IRQ left samples for @rest: the irq_works
-	 * leave them to it. Written by the consumer and @rest (on this CPU,
-	 * or on the one @rest moved to when this one went offline).
-	 */
-	bool resting;
-};
-
-/**
- * struct perfkmod_callback - a registered overflow callback
- * @node: entry in the counter's RCU list of callbacks while @attached.
- * @all: entry in perfkmod_callbacks while the handle is its owner's: taken
- *	off (list_del_init()) by whoever ends the handle.
- * @reap: entry in a private list of callbacks a counter release detached.
- * @attached: on the counter's list: the trampoline may call it.
- * @ref: one reference while @attached, one for the handle; the last put
- *	frees it. Both are given up only after waiting for the callback to
- *	run nowhere, so that a second party that detached nothing can still
- *	wait for it (detach and unregister may race: a counter release and a
- *	module going away).
- * @counter: the counter; not to be used once detached (it may be freed).
- * @fn: the function.
- * @context: its argument.
- * @delivery: where @fn runs.
- * @owner: the module that registered it.
- * @cpus: per-CPU statistics, rings and deferral work.
- * @dead: the handle is ended (claimed): no deferred delivery calls @fn
- *	any more, and the samples waiting are dropped. Set under
- *	perfkmod_callback_mutex (WRITE_ONCE()), read by the deliveries.
- * @reap_detached: the end handed to @reap detached @cb (end_handle()).
- * @reap_work: ends the handle in perfkmod_reap_wq, for an unregister from a
- *	process delivery (perfkmod_callback_unregister()).
- *
- * @node, @all, @reap and @attached are under perfkmod_callback_mutex.
- */
-struct perfkmod_callback {
-	struct list_head node;
-	struct list_head all;
-	struct list_head reap;
-	bool attached;
-	refcount_t ref;
-	struct perfkmod_counter *counter;
-	perfkmod_callback_fn fn;
-	void *context;
-	enum perfkmod_delivery delivery;
-	struct module *owner;
-	struct perfkmod_cb_cpu __percpu *cpus;
-	bool dead;
-	bool reap_detached;
-	struct work_struct reap_work;
-};
-
-/*
- * perfkmod_callbacks: the handles still held by their owners, which
- * perfkmod_callbacks_release_owner() walks; perfkmod_callback_mutex: see
- * "Locks" in internal.h.
- */
-static DEFINE_MUTEX(perfkmod_callback_mutex);
-static LIST_HEAD(perfkmod_callbacks);
-
-/*
- * Ends of handles and counters that a process delivery asked for and must
- * not wait for there (perfkmod_callback_unregister(),
- * perfkmod_counter_release()): each waits in a work item of its own, for
- * deliveries, never the other way round. Not ordered: a counter's release
- * waits for the unregisters queued behind it.
- */
-struct workqueue_struct *perfkmod_reap_wq;
-EXPORT_SYMBOL_IF_KUNIT(perfkmod_reap_wq);
 
 /*
  * The task that runs a delivery on this CPU where in_task() and
@@ -299,7 +221,7 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	while (n-- && !READ_ONCE(cb->dead) && ring_pop(r, &s)) {
 		cb->fn(&s, NULL, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
-		this_cpu_inc(cb->counter->stats->runs);
+		this_cpu_inc(cb->counter->overflow.stats->runs);
 		if (resched)
 			cond_resched();
 	}
@@ -308,7 +230,7 @@ static bool deliver(struct perfkmod_cb_cpu *pcc, bool resched)
 	if (!left || READ_ONCE(cb->dead))
 		return false;
 	this_cpu_add(cb->cpus->stats.requeued, left);
-	this_cpu_add(cb->counter->stats->requeued, left);
+	this_cpu_add(cb->counter->overflow.stats->requeued, left);
 	return true;
 }
 
@@ -374,11 +296,83 @@ static void deliver_work(struct work_struct *work)
 		schedule_work(&pcc->work);
 }
 
+/**
+ * perfkmod_defer_init() - set up one CPU's deferred delivery of a callback
+ * @pcc: the CPU's share of a deferred callback being registered, whose
+ *	@cb and @cpu are set.
+ *
+ * Its ring of ring_size samples (the value at this call), the irq_works
+ * and the work that consume it, and the rest timer.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -%ENOMEM.
+ */
+int perfkmod_defer_init(struct perfkmod_cb_cpu *pcc)
+{
+	perfkmod_init_irq_work_lazy(&pcc->lazy, deliver_lazy);
+	init_irq_work(&pcc->kick, deliver_kick);
+	INIT_WORK(&pcc->work, deliver_work);
+	hrtimer_init(&pcc->rest, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	pcc->rest.function = rest_done;
+	pcc->ring = ring_alloc(READ_ONCE(perfkmod_ring_size), pcc->cpu);
+	return pcc->ring ? 0 : -ENOMEM;
+}
+
+static void run_irq_work(void *unused)
+{
+	irq_work_run();
+}
+
+/**
+ * perfkmod_defer_flush() - wait for a detached callback's deferred deliveries
+ * @cb: a callback no trampoline sees any more.
+ *
+ * Wait for the deferred deliveries of a detached callback whose grace
+ * period has passed: no trampoline sees it, so nothing pushes to its rings
+ * and a batch that begins now leaves nothing. A batch that began before may
+ * still run (in an irq_work thread on PREEMPT_RT, which need not be an RCU
+ * reader) and start the rest timer: the irq_works are waited for first,
+ * then the timer is cancelled, then the kick it may have queued is waited
+ * for. The kick and the lazy irq_work may queue the work, which is
+ * cancelled last, also when it queues itself again. Nothing for a direct
+ * callback.
+ *
+ * Context: process context, may sleep; takes cpus_read_lock().
+ */
+void perfkmod_defer_flush(struct perfkmod_callback *cb)
+{
+	int cpu;
+
+	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
+		return;
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(cb->cpus, cpu)->kick);
+	/*
+	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
+	 * may not have for long: run that CPU's irq_works now, there. (An
+	 * offline CPU ran them on its way down.)
+	 */
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		if (irq_work_is_pending(&per_cpu_ptr(cb->cpus, cpu)->lazy))
+			smp_call_function_single(cpu, run_irq_work, NULL, 1);
+	}
+	cpus_read_unlock();
+	for_each_possible_cpu(cpu) {
+		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
+
+		irq_work_sync(&pcc->lazy);
+		hrtimer_cancel(&pcc->rest);
+		irq_work_sync(&pcc->kick);
+		cancel_work_sync(&pcc->work);
+	}
+}
+
 /*
  * The callback whose process delivery the caller is, or NULL: each work
  * item delivers one callback's samples of one CPU.
  */
-static struct perfkmod_callback *process_delivery(void)
+struct perfkmod_callback *perfkmod_process_delivery(void)
 {
 	struct work_struct *work = current_work();
 
@@ -389,19 +383,19 @@ static struct perfkmod_callback *process_delivery(void)
 
 bool perfkmod_in_process_delivery(void)
 {
-	return process_delivery();
+	return perfkmod_process_delivery();
 }
 
 bool perfkmod_in_delivery_of(const struct perfkmod_counter *c)
 {
-	struct perfkmod_callback *cb = process_delivery();
+	struct perfkmod_callback *cb = perfkmod_process_delivery();
 
 	return cb && cb->counter == c;
 }
 
 /* Queue one overflow for a deferred callback. Context: the trampoline's. */
 static void defer(struct perfkmod_callback *cb,
-		  struct perfkmod_pcpu_stats __percpu *cs,
+		  struct perfkmod_stats __percpu *cs,
 		  const struct perfkmod_sample *s)
 {
 	struct perfkmod_cb_cpu *pcc = this_cpu_ptr(cb->cpus);
@@ -443,7 +437,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs)
 {
 	struct perfkmod_counter *c = event->overflow_handler_context;
-	struct perfkmod_pcpu_stats __percpu *stats = c->stats;
+	struct perfkmod_stats __percpu *stats = c->overflow.stats;
 	struct perfkmod_sample s = {
 		.counter = c,
 		.ip = regs ? instruction_pointer(regs) : 0,
@@ -464,8 +458,8 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	if (READ_ONCE(event->hw.interrupts) == PERF_THROTTLED_INTERRUPTS)
 		this_cpu_inc(stats->throttled);
 
-	if (atomic_read(&c->limit) >= 0) {
-		left = atomic_dec_if_positive(&c->limit);
+	if (atomic_read(&c->overflow.limit) >= 0) {
+		left = atomic_dec_if_positive(&c->overflow.limit);
 		if (left < 0)
 			return;		/* stopped */
 		last = !left;
@@ -473,9 +467,9 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 
 	rcu_read_lock_sched_notrace();
 	/* the time of the overflow, before the direct callbacks run */
-	time = list_empty(&c->deferred) ? 0 : local_clock();
+	time = list_empty(&c->overflow.deferred) ? 0 : local_clock();
 	prev = delivering_begin();
-	list_for_each_entry_rcu(cb, &c->direct, node) {
+	list_for_each_entry_rcu(cb, &c->overflow.direct, node) {
 		cb->fn(&s, regs, cb->context);
 		this_cpu_inc(cb->cpus->stats.runs);
 		runs++;
@@ -483,7 +477,7 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	delivering_end(prev);
 	if (runs)
 		this_cpu_add(stats->runs, runs);
-	list_for_each_entry_rcu(cb, &c->deferred, node) {
+	list_for_each_entry_rcu(cb, &c->overflow.deferred, node) {
 		/* or now, for one registered since the time was taken */
 		if (!s.time)
 			s.time = time ?: local_clock();
@@ -492,275 +486,65 @@ void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 	rcu_read_unlock_sched_notrace();
 
 	if (last)
-		irq_work_queue(&c->stop_irq_work);
+		irq_work_queue(&c->overflow.stop_irq_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_overflow);
 
 static void stop_irq_work(struct irq_work *work)
 {
 	schedule_work(&container_of(work, struct perfkmod_counter,
-				    stop_irq_work)->stop_work);
+				    overflow.stop_irq_work)->stop_work);
 }
 
 void perfkmod_overflow_stop(struct perfkmod_counter *c)
 {
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;		/* counting: no overflow to stop */
-	atomic_set(&c->limit, 0);
-	irq_work_queue(&c->stop_irq_work);
+	atomic_set(&c->overflow.limit, 0);
+	irq_work_queue(&c->overflow.stop_irq_work);
 }
 EXPORT_SYMBOL_GPL(perfkmod_overflow_stop);
 
 void perfkmod_overflow_limit(struct perfkmod_counter *c, unsigned int n)
 {
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;
 	if (!n) {
 		perfkmod_overflow_stop(c);
 		return;
 	}
-	atomic_set(&c->limit, min_t(unsigned int, n, INT_MAX));
+	atomic_set(&c->overflow.limit, min_t(unsigned int, n, INT_MAX));
 }
 EXPORT_SYMBOL_GPL(perfkmod_overflow_limit);
 
-static void free_callback(struct perfkmod_callback *cb)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		kvfree(per_cpu_ptr(cb->cpus, cpu)->ring);
-	free_percpu(cb->cpus);
-	kfree(cb);
-}
-
-static void reap_callback(struct work_struct *work);
-
-struct perfkmod_callback *
-__perfkmod_callback_register(struct perfkmod_counter *c,
-			     perfkmod_callback_fn fn, void *context,
-			     enum perfkmod_delivery delivery,
-			     struct module *owner)
-{
-	struct perfkmod_callback *cb;
-	int cpu;
-
-	if (perfkmod_refuse_atomic())
-		return ERR_PTR(-EDEADLK);
-	if (!fn || delivery > PERFKMOD_DELIVER_PROCESS ||
-	    !perfkmod_config_samples(&c->config))
-		return ERR_PTR(-EINVAL);
-
-	cb = kzalloc(sizeof(*cb), GFP_KERNEL);
-	if (!cb)
-		return ERR_PTR(-ENOMEM);
-	cb->counter = c;
-	/* one reference for the handle, one while attached */
-	refcount_set(&cb->ref, 2);
-	cb->fn = fn;
-	cb->context = context;
-	cb->delivery = delivery;
-	cb->owner = owner;
-	INIT_WORK(&cb->reap_work, reap_callback);
-	cb->cpus = alloc_percpu(struct perfkmod_cb_cpu);
-	if (!cb->cpus)
-		goto err_free_cb;
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
-
-		pcc->cb = cb;
-		pcc->cpu = cpu;
-		if (delivery == PERFKMOD_DELIVER_DIRECT)
-			continue;
-		perfkmod_init_irq_work_lazy(&pcc->lazy, deliver_lazy);
-		init_irq_work(&pcc->kick, deliver_kick);
-		INIT_WORK(&pcc->work, deliver_work);
-		hrtimer_init(&pcc->rest, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		pcc->rest.function = rest_done;
-		pcc->ring = ring_alloc(READ_ONCE(perfkmod_ring_size), cpu);
-		if (!pcc->ring)
-			goto err_free;
-	}
-
-	mutex_lock(&perfkmod_callback_mutex);
-	list_add_tail(&cb->all, &perfkmod_callbacks);
-	/* publishes the initialised callback to the trampoline */
-	list_add_tail_rcu(&cb->node, delivery == PERFKMOD_DELIVER_DIRECT ?
-			  &c->direct : &c->deferred);
-	cb->attached = true;
-	mutex_unlock(&perfkmod_callback_mutex);
-	pr_debug("callback %ps of %s registered, delivery %d\n", fn,
-		 owner ? owner->name : "kernel", delivery);
-	return cb;
-
-err_free:
-	free_callback(cb);
-	return ERR_PTR(-ENOMEM);
-err_free_cb:
-	kfree(cb);
-	return ERR_PTR(-ENOMEM);
-}
-EXPORT_SYMBOL_GPL(__perfkmod_callback_register);
-
-/*
- * Take @cb off its counter's list. Unless the counter's release does it
- * (@by_release), the release must wait until this caller has waited for
- * @cb: @detaching says so. Return: whether this call did it.
+/**
+ * perfkmod_overflow_arm() - set how many overflows a counter delivers
+ * @c: the counter, being enabled or refreshed.
+ * @limit: overflows to deliver before it stops; -1 for all.
+ *
+ * Context: process context, with @c->lock held.
  */
-static bool detach_locked(struct perfkmod_callback *cb, bool by_release)
+void perfkmod_overflow_arm(struct perfkmod_counter *c, int limit)
 {
-	lockdep_assert_held(&perfkmod_callback_mutex);
-	if (!cb->attached)
-		return false;
-	list_del_rcu(&cb->node);
-	cb->attached = false;
-	if (!by_release)
-		atomic_inc(&cb->counter->detaching);
-	return true;
+	lockdep_assert_held(&c->lock);
+	atomic_set(&c->overflow.limit, limit);
 }
 
-/* Take @cb's handle from its owner. Return: whether this call did it. */
-static bool claim_handle_locked(struct perfkmod_callback *cb)
-{
-	lockdep_assert_held(&perfkmod_callback_mutex);
-	if (list_empty(&cb->all))
-		return false;
-	list_del_init(&cb->all);
-	WRITE_ONCE(cb->dead, true);
-	return true;
-}
-
-static void run_irq_work(void *unused)
-{
-	irq_work_run();
-}
-
-/*
- * Wait for the deferred deliveries of a detached callback whose grace
- * period has passed: no trampoline sees it, so nothing pushes to its rings
- * and a batch that begins now leaves nothing. A batch that began before may
- * still run (in an irq_work thread on PREEMPT_RT, which need not be an RCU
- * reader) and start the rest timer: the irq_works are waited for first,
- * then the timer is cancelled, then the kick it may have queued is waited
- * for. The kick and the lazy irq_work may queue the work, which is
- * cancelled last, also when it queues itself again.
- * Context: process context, may sleep; takes cpus_read_lock().
+/**
+ * perfkmod_overflow_stopped() - whether a counter's overflows stopped it
+ * @c: the counter.
+ *
+ * Context: any context; the stop work asks it with @c->lock held, under
+ *	which perfkmod_overflow_arm() changes the answer.
+ * Return: true when its limit is reached, or perfkmod_overflow_stop() or
+ *	perfkmod_overflow_limit(@c, 0) stopped it.
  */
-static void flush_callback(struct perfkmod_callback *cb)
+bool perfkmod_overflow_stopped(struct perfkmod_counter *c)
 {
-	int cpu;
-
-	if (cb->delivery == PERFKMOD_DELIVER_DIRECT)
-		return;
-	for_each_possible_cpu(cpu)
-		irq_work_sync(&per_cpu_ptr(cb->cpus, cpu)->kick);
-	/*
-	 * A lazy irq_work waits for its CPU's next tick, which an idle CPU
-	 * may not have for long: run that CPU's irq_works now, there. (An
-	 * offline CPU ran them on its way down.)
-	 */
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		if (irq_work_is_pending(&per_cpu_ptr(cb->cpus, cpu)->lazy))
-			smp_call_function_single(cpu, run_irq_work, NULL, 1);
-	}
-	cpus_read_unlock();
-	for_each_possible_cpu(cpu) {
-		struct perfkmod_cb_cpu *pcc = per_cpu_ptr(cb->cpus, cpu);
-
-		irq_work_sync(&pcc->lazy);
-		hrtimer_cancel(&pcc->rest);
-		irq_work_sync(&pcc->kick);
-		cancel_work_sync(&pcc->work);
-	}
+	return !atomic_read(&c->overflow.limit);
 }
 
-static void put_callback(struct perfkmod_callback *cb)
-{
-	struct perfkmod_stats st;
-
-	if (!refcount_dec_and_test(&cb->ref))
-		return;
-	perfkmod_callback_stats(cb, &st);
-	pr_debug("callback %ps unregistered: %llu overflows, %llu runs, %llu dropped\n",
-		 cb->fn, st.overflows, st.runs, st.dropped);
-	free_callback(cb);
-}
-
-/*
- * End the handle of @cb, claimed under perfkmod_callback_mutex, after
- * detaching it there if it was still attached (@detached): wait until it
- * runs nowhere, then drop the references taken.
- */
-static void end_handle(struct perfkmod_callback *cb, bool detached)
-{
-	struct perfkmod_counter *c = cb->counter;
-
-	/*
-	 * No trampoline, NMI included, still sees @cb after this, also when
-	 * a counter release detached it and has not finished waiting.
-	 */
-	synchronize_rcu();
-	flush_callback(cb);
-	if (detached) {
-		/* @c may be freed from here on: wake_up_var() only hashes */
-		if (atomic_dec_and_test(&c->detaching))
-			wake_up_var(&c->detaching);
-		put_callback(cb);
-	}
-	put_callback(cb);
-}
-
-static void reap_callback(struct work_struct *work)
-{
-	struct perfkmod_callback *cb = container_of(work, struct perfkmod_callback,
-						    reap_work);
-
-	end_handle(cb, cb->reap_detached);
-}
-
-/*
- * A process delivery waits for no process delivery, its own included: two
- * callbacks that unregister each other (or each other's counters) would
- * wait for each other for ever, and a callback that unregisters itself
- * for itself. It hands the end of a process callback's handle to
- * perfkmod_reap_wq, which waits there for the calls under way, this one
- * among them, and frees the handle.
- */
-void perfkmod_callback_unregister(struct perfkmod_callback *cb)
-{
-	struct perfkmod_callback *in;
-	bool detached, claimed, handed = false;
-
-	if (IS_ERR_OR_NULL(cb) || perfkmod_refuse_atomic())
-		return;
-	in = process_delivery();
-	mutex_lock(&perfkmod_callback_mutex);
-	detached = detach_locked(cb, false);
-	claimed = claim_handle_locked(cb);
-	if (claimed && in && cb->delivery == PERFKMOD_DELIVER_PROCESS) {
-		/* queued before the mutex goes: a module going away flushes it */
-		cb->reap_detached = detached;
-		queue_work(perfkmod_reap_wq, &cb->reap_work);
-		handed = true;
-	}
-	mutex_unlock(&perfkmod_callback_mutex);
-	/*
-	 * A handle ended twice, a caller's bug (the first end has most
-	 * likely freed @cb already): do no more harm. Unless @cb's own calls
-	 * on two CPUs end it at once: the end the first handed on waits for
-	 * this call too.
-	 */
-	if (!claimed) {
-		WARN_ON_ONCE(in != cb);
-		return;
-	}
-	if (!handed)
-		end_handle(cb, detached);
-}
-EXPORT_SYMBOL_GPL(perfkmod_callback_unregister);
-
-static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
+static void sum_stats(struct perfkmod_stats __percpu *pcpu,
 		      struct perfkmod_stats *st)
 {
 	int cpu;
@@ -769,7 +553,7 @@ static void sum_stats(struct perfkmod_pcpu_stats __percpu *pcpu,
 	if (!pcpu)
 		return;		/* a counting counter: nothing overflows */
 	for_each_possible_cpu(cpu) {
-		struct perfkmod_pcpu_stats *p = per_cpu_ptr(pcpu, cpu);
+		struct perfkmod_stats *p = per_cpu_ptr(pcpu, cpu);
 
 		st->overflows += READ_ONCE(p->overflows);
 		st->throttled += READ_ONCE(p->throttled);
@@ -795,92 +579,27 @@ EXPORT_SYMBOL_GPL(perfkmod_callback_stats);
 void perfkmod_counter_stats(struct perfkmod_counter *c,
 			    struct perfkmod_stats *stats)
 {
-	sum_stats(c->stats, stats);
+	sum_stats(c->overflow.stats, stats);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
 
 /**
- * perfkmod_overflow_init() - set up what the callbacks share
- *
- * Context: process context, may sleep; called once from module init.
- * Return: 0 or -%ENOMEM.
- */
-int perfkmod_overflow_init(void)
-{
-	perfkmod_reap_wq = alloc_workqueue("perfkmod_reap", WQ_UNBOUND, 0);
-	return perfkmod_reap_wq ? 0 : -ENOMEM;
-}
-
-/**
- * perfkmod_overflow_exit() - take down what the callbacks share
- *
- * Context: process context, may sleep; called once from module exit, when
- * no callback or counter is left to end.
- */
-void perfkmod_overflow_exit(void)
-{
-	destroy_workqueue(perfkmod_reap_wq);
-}
-
-/**
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
  * @c: the counter, before any of its events exists; its @stop_work, which
- *	@stop_irq_work queues, is the counter code's and set up already.
+ *	@stop_irq_work queues, is the counter core's and set up already.
  *
  * Context: process context, may sleep.
  * Return: 0 or -%ENOMEM.
  */
 int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
 {
-	INIT_LIST_HEAD(&c->direct);
-	INIT_LIST_HEAD(&c->deferred);
-	atomic_set(&c->limit, -1);
-	atomic_set(&c->detaching, 0);
-	init_irq_work(&c->stop_irq_work, stop_irq_work);
+	atomic_set(&c->overflow.limit, -1);
+	init_irq_work(&c->overflow.stop_irq_work, stop_irq_work);
 	/* set_period() never makes a counting counter sample */
 	if (!perfkmod_config_samples(&c->config))
 		return 0;
-	c->stats = alloc_percpu(struct perfkmod_pcpu_stats);
-	return c->stats ? 0 : -ENOMEM;
-}
-
-/**
- * perfkmod_overflow_counter_quiesce() - detach a counter's callbacks
- * @c: a sampling counter, being released.
- *
- * Detaches every callback of @c and waits until none runs. Their handles
- * stay valid, detached, whichever module holds them, until it unregisters
- * them or goes away: a handle is its owner's to end, and a late
- * unregister is as safe as an early one.
- *
- * Context: process context, may sleep.
- */
-void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
-{
-	struct list_head *lists[] = { &c->direct, &c->deferred };
-	struct perfkmod_callback *cb, *tmp;
-	LIST_HEAD(reap);
-	unsigned int i;
-
-	mutex_lock(&perfkmod_callback_mutex);
-	for (i = 0; i < ARRAY_SIZE(lists); i++) {
-		list_for_each_entry_safe(cb, tmp, lists[i], node) {
-			detach_locked(cb, true);
-			/* a reference: the handle, if its owner unregisters now */
-			list_add_tail(&cb->reap, &reap);
-		}
-	}
-	mutex_unlock(&perfkmod_callback_mutex);
-	if (!list_empty(&reap)) {
-		/* one grace period for them all */
-		synchronize_rcu();
-		list_for_each_entry_safe(cb, tmp, &reap, reap) {
-			flush_callback(cb);
-			put_callback(cb);
-		}
-	}
-	/* callbacks that others detached, and are still waiting for */
-	wait_var_event(&c->detaching, !atomic_read(&c->detaching));
+	c->overflow.stats = alloc_percpu(struct perfkmod_stats);
+	return c->overflow.stats ? 0 : -ENOMEM;
 }
 
 /**
@@ -892,44 +611,9 @@ void perfkmod_overflow_counter_quiesce(struct perfkmod_counter *c)
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
 {
 	/* counting: nothing queued them (perfkmod_overflow_stop()) */
-	if (!c->stats)
+	if (!c->overflow.stats)
 		return;
 	/* no event is left to queue them again */
-	irq_work_sync(&c->stop_irq_work);
-	cancel_work_sync(&c->stop_work);
-	free_percpu(c->stats);
+	irq_work_sync(&c->overflow.stop_irq_work);
+	free_percpu(c->overflow.stats);
 }
-
-/**
- * perfkmod_callbacks_release_owner() - unregister a module's callbacks
- * @mod: a module going away.
- *
- * Context: process context, may sleep.
- * Return: how many callbacks @mod had left registered.
- */
-int perfkmod_callbacks_release_owner(struct module *mod)
-{
-	struct perfkmod_callback *cb, *found;
-	bool detached = false;
-	int n = 0;
-
-	do {
-		found = NULL;
-		mutex_lock(&perfkmod_callback_mutex);
-		list_for_each_entry(cb, &perfkmod_callbacks, all) {
-			if (cb->owner == mod) {
-				found = cb;
-				detached = detach_locked(cb, false);
-				claim_handle_locked(cb);
-				break;
-			}
-		}
-		mutex_unlock(&perfkmod_callback_mutex);
-		if (found) {
-			end_handle(found, detached);
-			n++;
-		}
-	} while (found);
-	return n;
-}
-EXPORT_SYMBOL_IF_KUNIT(perfkmod_callbacks_release_owner);

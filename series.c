@@ -36,7 +36,9 @@
 #include <asm/local64.h>
 
 #include "compat.h"
+#include "cpuhotplug.h"
 #include "internal.h"
+#include "series.h"
 
 /* One CPU's timer and ring. */
 struct perfkmod_series_cpu {
@@ -179,7 +181,7 @@ static void series_record(struct perfkmod_series *s,
 	r->nr_values = s->config.nr_counters;
 	r->errors = 0;
 	for (i = 0; i < s->config.nr_counters; i++) {
-		/* pairs with WRITE_ONCE() in perfkmod_series_forget() */
+		/* pairs with WRITE_ONCE() in series_forget() */
 		c = READ_ONCE(s->counters[i]);
 		if (!c || perfkmod_counter_read_local(c, &r->values[i])) {
 			r->values[i] = 0;
@@ -328,19 +330,11 @@ static void free_rings(struct perfkmod_series *s)
 	free_percpu(s->cpus);
 }
 
-/* The task a task counter counts in; NULL for another counter. */
-static struct task_struct *counter_task(const struct perfkmod_counter *c)
-{
-	if (c->config.target != PERFKMOD_TARGET_TASK || c->config.inherit)
-		return NULL;
-	return c->event->hw.target;
-}
-
 /* @c counts what @task's series reads: the task, or all CPUs for NULL. */
 static bool same_target(const struct perfkmod_counter *c,
 			const struct task_struct *task)
 {
-	return task ? counter_task(c) == task :
+	return task ? perfkmod_counter_task(c) == task :
 		      c->config.target == PERFKMOD_TARGET_ALL_CPUS;
 }
 
@@ -371,7 +365,7 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 		if (IS_ERR_OR_NULL(c))
 			return -EINVAL;
 		if (!i)
-			*task = counter_task(c);
+			*task = perfkmod_counter_task(c);
 		if (!same_target(c, *task))
 			return -EINVAL;
 	}
@@ -391,16 +385,17 @@ static void unlist_series(struct perfkmod_series *s)
 	list_del(&s->all);
 	for (i = 0; i < s->config.nr_counters; i++) {
 		if (s->counters[i])
-			atomic_dec(&s->counters[i]->series_users);
+			atomic_dec(&s->counters[i]->users);
 	}
 	if (s->config.trigger)
-		atomic_dec(&s->config.trigger->series_users);
+		atomic_dec(&s->config.trigger->users);
 	mutex_unlock(&perfkmod_series_mutex);
 }
 
 /**
- * perfkmod_series_forget() - stop every series reading a counter
- * @c: a counter being released, which may be another module's.
+ * series_forget() - stop every series reading a counter
+ * @c: a counter being released, which may be another module's, and which
+ *	some series reads (@c->users).
  *
  * Each series that reads @c records it as an error from now on (its bit
  * in &perfkmod_series_record.errors, value 0), as for any counter it
@@ -413,13 +408,11 @@ static void unlist_series(struct perfkmod_series *s)
  *
  * Context: process context, may sleep.
  */
-void perfkmod_series_forget(struct perfkmod_counter *c)
+static void series_forget(struct perfkmod_counter *c)
 {
 	struct perfkmod_series *s;
 	unsigned int i;
 
-	if (!atomic_read(&c->series_users))
-		return;
 	mutex_lock(&perfkmod_series_mutex);
 	list_for_each_entry(s, &perfkmod_series_list, all) {
 		for (i = 0; i < s->config.nr_counters; i++) {
@@ -427,16 +420,21 @@ void perfkmod_series_forget(struct perfkmod_counter *c)
 				continue;
 			/* pairs with READ_ONCE() in series_record() */
 			WRITE_ONCE(s->counters[i], NULL);
-			atomic_dec(&c->series_users);
+			atomic_dec(&c->users);
 		}
 		if (s->config.trigger == c) {
 			s->config.trigger = NULL;
-			atomic_dec(&c->series_users);
+			atomic_dec(&c->users);
 		}
 	}
 	mutex_unlock(&perfkmod_series_mutex);
 	synchronize_rcu();
 }
+
+/* The series, a user of counters: their release calls series_forget(). */
+struct perfkmod_user perfkmod_series_user = {
+	.forget = series_forget,
+};
 
 struct perfkmod_series *
 __perfkmod_series_create(const struct perfkmod_series_config *config,
@@ -497,9 +495,9 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	mutex_lock(&perfkmod_series_mutex);
 	list_add_tail(&s->all, &perfkmod_series_list);
 	for (i = 0; i < config->nr_counters; i++)
-		atomic_inc(&s->counters[i]->series_users);
+		atomic_inc(&s->counters[i]->users);
 	if (s->config.trigger)
-		atomic_inc(&s->config.trigger->series_users);
+		atomic_inc(&s->config.trigger->users);
 	mutex_unlock(&perfkmod_series_mutex);
 	/* perfkmod's own: the series' release unregisters it, not its owner */
 	if (config->trigger) {
@@ -538,7 +536,7 @@ EXPORT_SYMBOL_GPL(__perfkmod_series_create);
 
 /*
  * Whether this caller is the one that releases @s: the series stays on
- * its list until its timers are stopped (perfkmod_series_forget() finds
+ * its list until its timers are stopped (series_forget() finds
  * it there meanwhile), so a flag, not the list, says it is being released.
  */
 static bool claim_series(struct perfkmod_series *s)
@@ -712,15 +710,15 @@ int perfkmod_series_release_owner(struct module *mod)
 }
 
 /**
- * perfkmod_series_init() - set up the CPU hotplug state of the series
+ * perfkmod_series_hotplug_init() - set up the CPU hotplug state of the series
  *
  * Context: process context, may sleep; called once from module init.
  * Return: 0 or a negative errno.
  */
-int perfkmod_series_init(void)
+int perfkmod_series_hotplug_init(void)
 {
 	int ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
-					  "perfkmod/series:online",
+					  PERFKMOD_CPUHP_SERIES,
 					  series_cpu_online,
 					  series_cpu_offline);
 	if (ret < 0)
@@ -730,12 +728,12 @@ int perfkmod_series_init(void)
 }
 
 /**
- * perfkmod_series_exit() - remove the CPU hotplug state of the series
+ * perfkmod_series_hotplug_exit() - remove the CPU hotplug state of the series
  *
  * Context: process context, may sleep; called once from module exit, when
  * no series is left.
  */
-void perfkmod_series_exit(void)
+void perfkmod_series_hotplug_exit(void)
 {
 	WARN_ON(!list_empty(&perfkmod_series_list));
 	cpuhp_remove_multi_state(series_hp_state);

@@ -153,7 +153,7 @@ static void raw_nmi_handler(struct perf_event *event,
 
 /*
  * The raw-perf baseline's attr, built as perfkmod builds it
- * (config_to_attr() in event.c, which perfkmod does not export): a
+ * (config_to_attr() in counter_event.c, which perfkmod does not export): a
  * copy on purpose, so that the baseline does not depend on the code it is
  * measured against.
  */

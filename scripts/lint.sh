@@ -33,6 +33,10 @@
 #                report when an access or the memory is perfkmod's, lists
 #                one of the kernel's own; a warning a test announced is
 #                expected, any other fails
+#   acyclic      scripts/object-cycles.py on each KDIR's build of the
+#                module: no object file calls into another that calls
+#                back, directly or through others (the names perfkmod.h
+#                declares, the exported API, aside); names each cycle
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -246,5 +250,19 @@ for kdir in "${kdirs[@]}"; do
 	fi
 	gate "$name" "$out"
 done
+
+# The module's object files call one another one way: each cycle of
+# "A has an undefined symbol B defines", in each build above.
+out=
+for kdir in "${kdirs[@]}"; do
+	mod=$work/sparse-$(basename "$kdir")/src/perfkmod.mod
+	if [ -f "$mod" ]; then
+		r=$(scripts/object-cycles.py perfkmod.h "$mod" 2>&1) ||
+			out+=${out:+$'\n'}$(echo "$r" | sed "s|^|$(basename "$kdir"): |")
+	else
+		out+="${out:+$'\n'}$(basename "$kdir"): no perfkmod.mod (the build failed)"
+	fi
+done
+gate acyclic "$out"
 
 exit $bad

@@ -14,6 +14,8 @@
 #include <linux/sched.h>
 #include <linux/umh.h>
 
+#include "counter_event.h"
+#include "cpu_events.h"
 #include "internal.h"
 #include "test.h"
 

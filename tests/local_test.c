@@ -29,6 +29,7 @@
 #include <asm/tsc.h>
 #endif
 
+#include "cpu_events.h"
 #include "internal.h"
 #include "test.h"
 

@@ -19,6 +19,7 @@
 #include <linux/smp.h>
 #include <linux/topology.h>
 
+#include "cpu_events.h"
 #include "internal.h"
 #include "test.h"
 
@@ -762,7 +763,7 @@ static void read_local_in_nmi_stopped(struct kunit *test)
 	WRITE_ONCE(tpmu_add_stopped, true);
 	cfg.cpu = cpu;
 	r.c = test_create(test, &cfg);
-	event = r.c->one.event;
+	event = r.c->pcpu.one.event;
 	KUNIT_ASSERT_EQ(test, READ_ONCE(event->oncpu), cpu);
 	KUNIT_ASSERT_TRUE(test, READ_ONCE(event->hw.state) & PERF_HES_STOPPED);
 	atomic_set(&tpmu_nmi_reads, 0);

@@ -13,6 +13,7 @@
 #include <linux/kthread.h>
 #include <linux/sched.h>
 
+#include "cpu_events.h"
 #include "internal.h"
 #include "test.h"
 

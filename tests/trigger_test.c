@@ -633,10 +633,10 @@ static void refused(struct kunit *test, struct perfkmod_series_config *cfg,
 	KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(s), -EINVAL, "%s", what);
 	if (!IS_ERR(s))
 		perfkmod_series_release(s);
-	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&cfg->counters[0]->series_users), 0,
+	KUNIT_EXPECT_EQ_MSG(test, atomic_read(&cfg->counters[0]->users), 0,
 			    "%s", what);
 	if (!IS_ERR_OR_NULL(t))
-		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->series_users), 0, "%s", what);
+		KUNIT_EXPECT_EQ_MSG(test, atomic_read(&t->users), 0, "%s", what);
 }
 
 static void put_task(void *task)

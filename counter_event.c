@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One perf event of a counter: its attributes, its making with the checks
- * of perf_event_open() that the kernel path skips (for counter.c and
- * cpus.c), the event made only to ask perf whether it takes a frequency
- * (for counter.c), and what perfkmod knows of the PMUs: which are perf's
- * clocks, and how a counter's events may be read locally (for cpus.c). An
- * event's value is read by perfkmod_add_event_value() in internal.h,
- * inline on the read path.
+ * The perf events of a counter: their attributes, their making with the
+ * checks of perf_event_open() that the kernel path skips (for counter.c
+ * and cpu_events.c), the event made only to ask perf whether it takes a
+ * frequency (for counter.c), and what perfkmod knows of the PMUs: which
+ * are perf's clocks, and how a counter's events may be read locally (for
+ * read_local.c). An event's value is read by perfkmod_add_event_value()
+ * in internal.h, inline on the read path. The events a series makes for
+ * itself (a task series' context-switch event) are series.c's.
  */
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 
+#include "counter_event.h"
 #include "internal.h"
 
 /*
@@ -111,7 +113,7 @@ bool perfkmod_config_is_timer(const struct perfkmod_config *cfg)
  * How perfkmod_counter_read_local() may read @event (enum
  * perfkmod_read_kind), by its PMU alone: its attr.type and config are
  * what perf or a pmu=N spec made them, and tell no PMU apart from
- * another. cpus.c's may_read_pmu() says why each kind is read as it is.
+ * another. read_local.c's may_read_pmu() says why each kind is read as it is.
  */
 static u8 read_kind(struct perf_event *event)
 {
@@ -237,7 +239,7 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
  * for the purpose on an online CPU: for a per-CPU counter none of whose
  * CPUs has an event (its CPU is offline), so that a value is refused now
  * rather than when the CPU comes back. Never enabled, it cannot overflow.
- * Called by perfkmod_counter_set_period() with @c->sync_lock held, not
+ * Called by perfkmod_counter_set_period() with @c->pcpu.sync_lock held, not
  * @c->lock (perf makes an event).
  */
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)

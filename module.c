@@ -9,7 +9,10 @@
 #include <linux/module.h>
 #include <linux/stringify.h>
 
+#include "counter_event.h"
+#include "cpuhotplug.h"
 #include "internal.h"
+#include "series.h"
 
 /*
  * A module that unloads with counters or callbacks it did not release
@@ -59,15 +62,17 @@ static int __init perfkmod_init(void)
 	err = perfkmod_counter_cache_init();
 	if (err)
 		return err;
-	err = perfkmod_hotplug_init();
+	err = perfkmod_cpu_events_hotplug_init();
 	if (err)
 		goto err_cache;
-	err = perfkmod_overflow_init();
+	err = perfkmod_callbacks_init();
 	if (err)
 		goto err_hotplug;
-	err = perfkmod_series_init();
+	err = perfkmod_series_hotplug_init();
 	if (err)
-		goto err_overflow;
+		goto err_callbacks;
+	/* before the counters= counters: a series reads counters */
+	perfkmod_user_register(&perfkmod_series_user);
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
@@ -84,11 +89,12 @@ err_debugfs:
 	perfkmod_debugfs_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
-	perfkmod_series_exit();
-err_overflow:
-	perfkmod_overflow_exit();
+	perfkmod_user_unregister(&perfkmod_series_user);
+	perfkmod_series_hotplug_exit();
+err_callbacks:
+	perfkmod_callbacks_exit();
 err_hotplug:
-	perfkmod_hotplug_exit();
+	perfkmod_cpu_events_hotplug_exit();
 err_cache:
 	perfkmod_counter_cache_exit();
 	return err;
@@ -99,9 +105,10 @@ static void __exit perfkmod_exit(void)
 	perfkmod_debugfs_exit();
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
-	perfkmod_series_exit();
-	perfkmod_overflow_exit();
-	perfkmod_hotplug_exit();
+	perfkmod_user_unregister(&perfkmod_series_user);
+	perfkmod_series_hotplug_exit();
+	perfkmod_callbacks_exit();
+	perfkmod_cpu_events_hotplug_exit();
 	perfkmod_counter_cache_exit();
 }
 

@@ -2,11 +2,9 @@
 /*
  * The per-CPU events of all-CPUs and one-CPU counters: made for the CPUs
  * online when the counter is made, then brought in line as CPUs come and
- * go, by the work that the CPU hotplug callbacks queue; the lists of
- * counters that those callbacks walk and a module's going away searches;
- * and perfkmod_counter_read_local(), which reads this CPU's event of a
- * counter (or a task counter's event) without a lock. The exported
- * functions are documented in perfkmod.h.
+ * go, by the work that the CPU hotplug callbacks queue; and the lists of
+ * counters that those callbacks walk and a module's going away searches.
+ * read_local.c reads this CPU's event without a lock.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -16,6 +14,9 @@
 #include <linux/workqueue.h>
 
 #include "compat.h"
+#include "counter_event.h"
+#include "cpu_events.h"
+#include "cpuhotplug.h"
 #include "internal.h"
 
 /* The dynamic CPU hotplug state that tells per-CPU counters of CPUs. */
@@ -36,7 +37,7 @@ static LIST_HEAD(perfkmod_task_counters);
 static void list_counter(struct perfkmod_counter *c, struct list_head *list)
 {
 	mutex_lock(&perfkmod_counters_mutex);
-	list_add_tail(&c->all, list);
+	list_add_tail(&c->pcpu.all, list);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
 
@@ -69,19 +70,10 @@ bool perfkmod_unlist_counter(struct perfkmod_counter *c)
 	bool listed;
 
 	mutex_lock(&perfkmod_counters_mutex);
-	listed = !list_empty(&c->all);
-	list_del_init(&c->all);
+	listed = !list_empty(&c->pcpu.all);
+	list_del_init(&c->pcpu.all);
 	mutex_unlock(&perfkmod_counters_mutex);
 	return listed;
-}
-
-/*
- * Whether @c's PMU is not the CPUs' own (see &enum perfkmod_read_kind):
- * written before an event of @c is published, read without a lock.
- */
-static bool system_pmu(const struct perfkmod_counter *c)
-{
-	return READ_ONCE(c->read_kind) == PERFKMOD_READ_SYSTEM;
 }
 
 /* Whether a per-CPU counter (all CPUs, or one) counts on @cpu. */
@@ -119,8 +111,8 @@ static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
 			    (down ? PERFKMOD_CPU_DOWN : 0));
 	/* seen before the CPU is active: see enodev_answer() */
 	smp_mb();
-	WRITE_ONCE(c->sync_queued, true);
-	mod_delayed_work(system_unbound_wq, &c->hotplug_work, 0);
+	WRITE_ONCE(c->pcpu.sync_queued, true);
+	mod_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work, 0);
 }
 
 static void cpu_changed_all(unsigned int cpu, bool down)
@@ -128,7 +120,7 @@ static void cpu_changed_all(unsigned int cpu, bool down)
 	struct perfkmod_counter *c;
 
 	mutex_lock(&perfkmod_counters_mutex);
-	list_for_each_entry(c, &perfkmod_per_cpu_counters, all)
+	list_for_each_entry(c, &perfkmod_per_cpu_counters, pcpu.all)
 		cpu_changed(c, cpu, down);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
@@ -172,29 +164,6 @@ static int enodev_answer(struct perfkmod_cpu_share *pc, int cpu,
 }
 
 /*
- * The CPUs that a PMU with @scope counts for together with @cpu: what perf
- * reads its events on (perf_scope_cpu_topology_cpumask(), not exported).
- */
-#ifdef PERFKMOD_HAVE_PMU_SCOPE
-static const struct cpumask *scope_cpus(unsigned int scope, int cpu)
-{
-	switch (scope) {
-	case PERF_PMU_SCOPE_CORE:
-		return topology_sibling_cpumask(cpu);
-	case PERF_PMU_SCOPE_DIE:
-		return topology_die_cpumask(cpu);
-	case PERF_PMU_SCOPE_CLUSTER:
-		return topology_cluster_cpumask(cpu);
-	case PERF_PMU_SCOPE_PKG:
-		return topology_core_cpumask(cpu);
-	case PERF_PMU_SCOPE_SYS_WIDE:
-		return cpu_online_mask;
-	}
-	return cpumask_of(cpu);
-}
-#endif
-
-/*
  * Whether @event, just made for @cpu, counts for more CPUs than @cpu: its
  * PMU moved it to a CPU of its choosing, which serves a whole package or
  * die (uncore, RAPL, AMD's uncore), or the PMU has a scope (6.11 and later:
@@ -226,7 +195,7 @@ static bool events_count_alike(struct perf_event *a, struct perf_event *b)
 		return true;
 #ifdef PERFKMOD_HAVE_PMU_SCOPE
 	if (b->pmu->scope != PERF_PMU_SCOPE_NONE && acpu >= 0)
-		return cpumask_test_cpu(acpu, scope_cpus(b->pmu->scope, bcpu));
+		return cpumask_test_cpu(acpu, perfkmod_scope_cpus(b->pmu->scope, bcpu));
 #endif
 	return false;
 }
@@ -237,14 +206,14 @@ static bool events_count_alike(struct perf_event *a, struct perf_event *b)
  * since the first pass of perfkmod_sync_cpus() (the CPU went offline
  * meanwhile): the sync its callback queued retires that event, then makes
  * the next, so that the two never count at once. Called with
- * @c->sync_lock held.
+ * @c->pcpu.sync_lock held.
  */
 static int find_server(struct perfkmod_counter *c, int cpu,
 		       struct perf_event *event)
 {
 	int other;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_cpu(other, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, other);
 
@@ -258,7 +227,7 @@ static int find_server(struct perfkmod_counter *c, int cpu,
 /*
  * Retire the event of counted CPU @cpu if the CPU went offline (or went
  * and came back) since the event was made, keeping what it counted in
- * @retired. Called with @c->sync_lock held.
+ * @retired. Called with @c->pcpu.sync_lock held.
  */
 static void retire_stale(struct perfkmod_counter *c, int cpu)
 {
@@ -306,11 +275,11 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
  * event (a hybrid system's PMU of the other kind of CPU) has none either:
  * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
  *
- * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
+ * Called with @c->pcpu.sync_lock held, and neither @c->lock nor the CPU hotplug
  * lock (see "Locks" in internal.h): @c->lock is taken here only to publish
  * a change, never around perf making or releasing an event.
  *
- * Context: process context, may sleep; @c->sync_lock held.
+ * Context: process context, may sleep; @c->pcpu.sync_lock held.
  * Return: the first errno perf gave for an online CPU, or 0.
  */
 int perfkmod_sync_cpus(struct perfkmod_counter *c)
@@ -321,7 +290,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 	unsigned int seq;
 	bool enabled;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c))
 		retire_stale(c, cpu);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
@@ -348,8 +317,8 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		 */
 		if (!seq && !cpu_active(cpu)) {
 			WRITE_ONCE(pc->err, 0);
-			WRITE_ONCE(c->sync_queued, true);
-			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+			WRITE_ONCE(c->pcpu.sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work,
 					   HZ / 10);
 			continue;
 		}
@@ -365,11 +334,11 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		 * an event made meanwhile may land beside the moved one, or be
 		 * refused. None is made until every online CPU is active.
 		 */
-		if (system_pmu(c) &&
+		if (perfkmod_system_pmu(c) &&
 		    !cpumask_equal(cpu_online_mask, cpu_active_mask)) {
 			WRITE_ONCE(pc->err, 0);
-			WRITE_ONCE(c->sync_queued, true);
-			queue_delayed_work(system_unbound_wq, &c->hotplug_work,
+			WRITE_ONCE(c->pcpu.sync_queued, true);
+			queue_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work,
 					   HZ / 10);
 			continue;
 		}
@@ -387,11 +356,11 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 			if (err == -ENODEV)
 				err = enodev_answer(pc, cpu, seq);
 			pr_debug("no event on CPU %d: %pe\n", cpu, event);
-			/* @absent as it was until the CPU's state is known */
+			/* @absent unchanged until the CPU's state is known */
 			if (err == -EAGAIN) {
-				WRITE_ONCE(c->sync_queued, true);
+				WRITE_ONCE(c->pcpu.sync_queued, true);
 				queue_delayed_work(system_unbound_wq,
-						   &c->hotplug_work, HZ / 10);
+						   &c->pcpu.hotplug_work, HZ / 10);
 				WRITE_ONCE(pc->err, 0);
 				continue;
 			}
@@ -418,7 +387,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		 * Also for an event that stayed on its CPU: the one of the CPU
 		 * that serves the package, which the PMU does not move.
 		 */
-		server = all && system_pmu(c) ? find_server(c, cpu, event) : -1;
+		server = all && perfkmod_system_pmu(c) ? find_server(c, cpu, event) : -1;
 		if (server >= 0) {
 			/* @c outlives it: no wait for an overflow */
 			perf_event_release_kernel(event);
@@ -447,11 +416,11 @@ static void hotplug_work(struct work_struct *work)
 {
 	struct perfkmod_counter *c = container_of(to_delayed_work(work),
 						  struct perfkmod_counter,
-						  hotplug_work);
+						  pcpu.hotplug_work);
 
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	perfkmod_sync_cpus(c);
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -467,7 +436,7 @@ static void hotplug_work(struct work_struct *work)
  */
 void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
 {
-	flush_delayed_work(&c->hotplug_work);
+	flush_delayed_work(&c->pcpu.hotplug_work);
 }
 EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
 #endif
@@ -488,8 +457,8 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
 	int cpu;
 
 	/* never queued, it cannot run: no need to wait for it */
-	if (READ_ONCE(c->sync_queued))
-		cancel_delayed_work_sync(&c->hotplug_work);
+	if (READ_ONCE(c->pcpu.sync_queued))
+		cancel_delayed_work_sync(&c->pcpu.hotplug_work);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
@@ -502,13 +471,13 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
  * What perf answered for an all-CPUs counter none of whose CPUs has an
  * event: its -ENOENT or -ENODEV, which perfkmod_sync_cpus() notes for each
  * CPU whose PMU lacks the event, when no online CPU has it; else 0. Called
- * with @c->sync_lock held.
+ * with @c->pcpu.sync_lock held.
  */
 static int absent_everywhere(struct perfkmod_counter *c)
 {
 	int cpu, err = 0;
 
-	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->pcpu.sync_lock);
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
@@ -540,32 +509,32 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
 		return -EINVAL;
 	if (!one) {
-		c->cpus = alloc_percpu(struct perfkmod_cpu_share);
-		if (!c->cpus)
+		c->pcpu.cpus = alloc_percpu(struct perfkmod_cpu_share);
+		if (!c->pcpu.cpus)
 			return -ENOMEM;
 	}
-	INIT_DELAYED_WORK(&c->hotplug_work, hotplug_work);
+	INIT_DELAYED_WORK(&c->pcpu.hotplug_work, hotplug_work);
 	/* from here on, a CPU that comes or goes queues a sync */
 	list_counter(c, &perfkmod_per_cpu_counters);
 
-	mutex_lock(&c->sync_lock);
+	mutex_lock(&c->pcpu.sync_lock);
 	err = perfkmod_sync_cpus(c);
 	/*
 	 * A CPU was between states (or came or went since it was listed):
 	 * once that hotplug operation is over, again (the CPU hotplug lock
 	 * may be taken under @sync_lock: see "Locks" in internal.h).
 	 */
-	if (!err && READ_ONCE(c->sync_queued)) {
+	if (!err && READ_ONCE(c->pcpu.sync_queued)) {
 		cpus_read_lock();
 		cpus_read_unlock();
 		err = perfkmod_sync_cpus(c);
 	}
 	/* the one CPU is offline: perf's errno for that */
-	if (!err && one && !c->one.event)
+	if (!err && one && !c->pcpu.one.event)
 		err = -ENODEV;
 	if (!err && !one)
 		err = absent_everywhere(c);
-	mutex_unlock(&c->sync_lock);
+	mutex_unlock(&c->pcpu.sync_lock);
 	if (err)
 		goto err_release;
 	return 0;
@@ -579,281 +548,22 @@ err_release:
 	perfkmod_release_cpus(c);
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-	free_percpu(c->cpus);
-	c->cpus = NULL;
+	free_percpu(c->pcpu.cpus);
+	c->pcpu.cpus = NULL;
 	return err;
 }
-
-/*
- * Whether perf holds @event's context lock, on any CPU. perf changes what
- * is on a CPU's PMU only under the lock of the event's context, on that
- * CPU, interrupts off: event_sched_in() from its store of @event->oncpu
- * to the end of the PMU's add(), event_sched_out() from the PMU's del()
- * to its reset of @oncpu, ctx_resched() and the context switches around
- * the PMU's start() and stop(), the context's time
- * (__update_context_time(), which lockdep asserts held), perf's own reads
- * (__perf_event_read()) and period changes. A local read that finds the
- * lock free is in none of those on this CPU, and none begins there before
- * the read ends: interrupts are off, and an NMI stops the CPU it
- * interrupts. Held by another CPU (perf_event_read() of an inactive event,
- * the checks of an enable), it only makes the count less fresh. Two
- * loads, safe in NMI. Without SMP or spinlock debugging the lock is no
- * lock and reads free: there only an NMI can interrupt perf holding it,
- * and an NMI is taken as finding it held.
- */
-static __always_inline bool ctx_locked(struct perf_event *event)
-{
-#if defined(CONFIG_SMP) || defined(CONFIG_DEBUG_SPINLOCK)
-	return raw_spin_is_locked(&READ_ONCE(event->ctx)->lock);
-#else
-	return in_nmi();
-#endif
-}
-
-/*
- * Whether a local read may call the PMU's read() of @event, on this CPU's
- * PMU (@event's @oncpu is this CPU, or perf reads it from here: see
- * read_cpu()), @kind being its counter's &enum perfkmod_read_kind; if
- * not, the count is the one of the event's last update. A PMU's read()
- * must not put the count ahead of what the event counted, nor below what
- * an earlier read gave, wherever the read lands in perf's scheduling of
- * this CPU: an NMI lands anywhere in it, and a kprobe or tracepoint in
- * perf's code calls in with the context lock held. Per kind, from
- * kernel/events/core.c and the PMU drivers of 6.1 and 6.12:
- *
- * - %PERFKMOD_READ_NONE: perf_swevent_read() and hw_breakpoint_pmu_read()
- *   do nothing; perf_swevent_event() adds to the count as the event
- *   happens, so the count is exact without a call.
- * - %PERFKMOD_READ_CLOCK: cpu_clock_event_update() and
- *   task_clock_event_update() add the time since @hw.prev_count, taken
- *   with local64_xchg(). Their add(), del(), start() and stop() never
- *   mark the event in @hw.state, and only start() sets @prev_count: from
- *   event_sched_in()'s @oncpu store to add(), @prev_count is 0 before the
- *   first start() (the read adds the uptime, task-clock its context's
- *   whole time) or the time of the last stop() (the time off is added),
- *   and start() then overwrites it, so the count stays ahead for good;
- *   from del() to the @oncpu reset, the time since del() is added. The
- *   context lock covers both. In NMI there is more: an update the NMI
- *   interrupts between its clock read and its exchange
- *   (perf_swevent_hrtimer()'s, in a hard interrupt, without the lock;
- *   perfkmod's own, interrupts off) stores an older time over the NMI's,
- *   and the count goes back; and task-clock reads its context's time,
- *   which __update_context_time() writes in two stores an NMI can split.
- *   So never in NMI. Elsewhere interrupts are off: no other update is
- *   under way on this CPU, and with the lock free the event is active
- *   (event_sched_in() stores @oncpu before it makes the event active,
- *   event_sched_out() resets it before it makes the event inactive, both
- *   under the lock).
- * - %PERFKMOD_READ_HW: the PMU's add() and stop() mark the event
- *   PERF_HES_STOPPED until start() has set @prev_count and the counter,
- *   and the update is a cmpxchg loop, which survives an update it
- *   interrupts. That is enough on x86: x86_pmu_add() marks the event,
- *   x86_pmu_enable() moves counters through x86_pmu_stop() (which marks it
- *   before its update) and x86_pmu_start() (which clears the mark after it
- *   sets the period), and x86_perf_event_update() reads nothing of an
- *   event never started (no @hw.event_base). Not on arm64: armpmu_add()
- *   sets @hw.idx before it marks the event, an event never added is
- *   unmarked with @idx -1 (6.12's read_pmevcntrn() warns of an invalid
- *   index), and armpmu_start() clears the mark before
- *   armpmu_event_set_period() writes @prev_count and the counter, which
- *   holds what the last event on it left: the context lock too, there
- *   and on any other architecture. (arm64's cpu_pm notifier stops and
- *   starts the events around a CPU's low-power state without the lock, a
- *   window perf_event_read_local() leaves open as well.)
- * - %PERFKMOD_READ_SW, %PERFKMOD_READ_SYSTEM: what perfkmod knows nothing
- *   of, as x86's msr PMU, whose msr_event_add() and msr_event_start()
- *   never mark the event and whose @prev_count is 0 until start() (the
- *   read adds the raw TSC): while the context lock is free. A system PMU
- *   is refused in NMI before this.
- */
-static __always_inline bool may_read_pmu(u8 kind, struct perf_event *event)
-{
-	switch (kind) {
-	case PERFKMOD_READ_CLOCK:
-		return !in_nmi() && !ctx_locked(event);
-	case PERFKMOD_READ_NONE:
-		return false;
-	case PERFKMOD_READ_HW:
-		if (READ_ONCE(event->hw.state) & PERF_HES_STOPPED)
-			return false;
-		return IS_ENABLED(CONFIG_X86) || !ctx_locked(event);
-	default:
-		return !ctx_locked(event);
-	}
-}
-
-/*
- * The CPU perf reads @event on for @cpu, its @cpu or @oncpu, as perf's
- * __perf_event_read_cpu() (static) has it: this CPU @this for an event that
- * may be read from any CPU of its PMU's scope (6.12: PERF_EV_CAP_READ_SCOPE)
- * or of its package (PERF_EV_CAP_READ_ACTIVE_PKG) when @this is one; else
- * @cpu. Of a system PMU's event only: no other PMU has those.
- */
-static int read_cpu(struct perf_event *event, int cpu, int this)
-{
-	if ((unsigned int)cpu >= nr_cpu_ids || cpu == this)
-		return cpu;
-#if defined(PERFKMOD_HAVE_PMU_SCOPE) && defined(PERF_EV_CAP_READ_SCOPE)
-	if ((event->group_caps & PERF_EV_CAP_READ_SCOPE) &&
-	    cpumask_test_cpu(this, scope_cpus(event->pmu->scope, cpu)))
-		return this;
-#endif
-	if ((event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
-	    topology_physical_package_id(cpu) ==
-	    topology_physical_package_id(this))
-		return this;
-	return cpu;
-}
-
-/*
- * read_event_local() of an event whose @oncpu is not this CPU @this (@kind,
- * its counter's read kind): an event off the PMU, or a system PMU's that
- * perf may read from here. Out of line: the local read of an event on
- * this CPU, which perfkmod_counter_read_local() is for, keeps fewer
- * registers.
- */
-static noinline int read_off_cpu(u8 kind, struct perf_event *event,
-				 int oncpu, int this)
-{
-	if (kind == PERFKMOD_READ_SYSTEM) {
-		if (read_cpu(event, READ_ONCE(event->cpu), this) != this)
-			return -EINVAL;
-		if (in_nmi())
-			return -EOPNOTSUPP;
-		oncpu = read_cpu(event, oncpu, this);
-	}
-	if (oncpu != this)
-		return event->attr.pinned ? -EBUSY : 0;
-	if (may_read_pmu(kind, event))
-		event->pmu->read(event);
-	return 0;
-}
-
-/*
- * What @event of @c has counted, read on CPU @this with interrupts off, as
- * perf_event_read_local() (not exported) reads it, but for the PMU's read(),
- * which may_read_pmu() decides. Of a system PMU, never in NMI, where its
- * read may take a lock (-EOPNOTSUPP); and an event that perf does not read
- * on this CPU (read_cpu()) is refused (-EINVAL, as perf answers): the PMU
- * moved it to another CPU (AMD's uncore, 6.1's cstate) or migrated it
- * since, and its count, read here, would not be current. An event whose
- * @oncpu is this CPU is on this CPU's context, whose CPU is its @cpu.
- * Inlined, so that the count stays in a register.
- */
-static __always_inline int read_event_local(const struct perfkmod_counter *c,
-					    struct perf_event *event,
-					    int this, u64 *count)
-{
-	int oncpu = READ_ONCE(event->oncpu);
-	u8 kind = READ_ONCE(c->read_kind);
-	int err;
-
-	if (unlikely(oncpu != this)) {
-		err = read_off_cpu(kind, event, oncpu, this);
-		if (err)
-			return err;
-	} else if (kind == PERFKMOD_READ_CLOCK) {
-		/* first: the one kind that tests both NMI and the lock */
-		if (may_read_pmu(PERFKMOD_READ_CLOCK, event))
-			event->pmu->read(event);
-	} else if (kind != PERFKMOD_READ_NONE) {
-		if (unlikely(kind == PERFKMOD_READ_SYSTEM) && in_nmi())
-			return -EOPNOTSUPP;
-		if (may_read_pmu(kind, event))
-			event->pmu->read(event);
-	}
-	*count = local64_read(&event->count);
-	return 0;
-}
-
-/*
- * Nothing here waits, allocates or takes a lock. The event read is safe
- * without @c->lock: a per-CPU counter's event of this CPU is retired or
- * replaced only after the CPU's hotplug callback moved @seq, and that
- * callback runs on this CPU, so not while interrupts are off here (nor
- * under an NMI here). An event whose @event_seq is not the CPU's @seq is
- * not read (-EBUSY). perfkmod_sync_cpus() publishes @event after
- * @event_seq and @retired, with release; it is loaded with acquire. An
- * event and the @event_seq of the next are never read together: the CPU
- * cannot go down and up while interrupts are off here, and
- * perfkmod_sync_cpus() waits for an RCU grace period before it publishes
- * a new event where it retired one since.
- */
-int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
-{
-	struct perfkmod_cpu_share *pc;
-	struct perf_event *event;
-	unsigned long flags;
-	u64 count = 0, base;
-	int cpu, err;
-
-	local_irq_save(flags);
-	cpu = smp_processor_id();
-	switch (c->config.target) {
-	case PERFKMOD_TARGET_CPU:
-		if (cpu != c->config.cpu) {
-			err = -EINVAL;
-			goto err;
-		}
-		pc = &c->one;
-		break;
-	case PERFKMOD_TARGET_ALL_CPUS:
-		pc = per_cpu_ptr(c->cpus, cpu);
-		break;
-	default:
-		event = c->event;
-		if (c->config.inherit || event->hw.target != current) {
-			err = -EINVAL;
-			goto err;
-		}
-		err = read_event_local(c, event, cpu, &count);
-		if (err)
-			goto err;
-		base = READ_ONCE(c->base);
-		goto out;
-	}
-	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
-	event = smp_load_acquire(&pc->event);
-	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
-		err = -EBUSY;	/* the CPU went and came back: a stale event */
-		goto err;
-	}
-	if (event) {
-		err = read_event_local(c, event, cpu, &count);
-		if (err)
-			goto err;
-	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
-		/* refused by perf, or not made yet since the CPU came online */
-		err = READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
-		goto err;
-	} else if (unlikely(in_nmi()) && system_pmu(c)) {
-		err = -EOPNOTSUPP;	/* as on the CPU that serves this one */
-		goto err;
-	}
-	count += READ_ONCE(pc->retired.value);
-	base = READ_ONCE(pc->base);
-out:
-	local_irq_restore(flags);
-	*value = count - min(count, base);
-	return 0;
-
-err:
-	local_irq_restore(flags);
-	return err;
-}
-EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
 
 /**
- * perfkmod_hotplug_init() - set up the CPU hotplug state of per-CPU counters
+ * perfkmod_cpu_events_hotplug_init() - set up the CPU hotplug state of per-CPU counters
  *
  * Context: process context, may sleep; called once from module init.
  * Return: 0 or a negative errno.
  */
-int perfkmod_hotplug_init(void)
+int perfkmod_cpu_events_hotplug_init(void)
 {
 	/* no counter yet: nothing to call */
 	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
-					    "perfkmod:online",
+					    PERFKMOD_CPUHP_COUNTERS,
 					    perfkmod_cpu_online,
 					    perfkmod_cpu_offline);
 	if (ret < 0)
@@ -863,15 +573,40 @@ int perfkmod_hotplug_init(void)
 }
 
 /**
- * perfkmod_hotplug_exit() - remove the CPU hotplug state
+ * perfkmod_cpu_events_hotplug_exit() - remove the CPU hotplug state
  *
  * Every per-CPU counter must be released first.
  *
  * Context: process context, may sleep; called once from module exit.
  */
-void perfkmod_hotplug_exit(void)
+void perfkmod_cpu_events_hotplug_exit(void)
 {
 	cpuhp_remove_state_nocalls(perfkmod_hp_state);
+}
+
+/**
+ * perfkmod_cpu_events_init() - set up a new counter's per-CPU state
+ * @c: the counter, of any target (counter.c's enable, refresh and
+ *	set_period take @c->pcpu.sync_lock of every counter).
+ *
+ * Context: any context.
+ */
+void perfkmod_cpu_events_init(struct perfkmod_counter *c)
+{
+	mutex_init(&c->pcpu.sync_lock);
+}
+
+/**
+ * perfkmod_cpu_events_exit() - free a counter's per-CPU state
+ * @c: the counter, whose events are all released (perfkmod_release_cpus())
+ *	and which no trampoline runs for any more.
+ *
+ * Context: process context.
+ */
+void perfkmod_cpu_events_exit(struct perfkmod_counter *c)
+{
+	free_percpu(c->pcpu.cpus);
+	mutex_destroy(&c->pcpu.sync_lock);
 }
 
 /* A counter of @list that @mod made; perfkmod_counters_mutex held. */
@@ -881,7 +616,7 @@ static struct perfkmod_counter *owned_by(struct list_head *list,
 	struct perfkmod_counter *c;
 
 	lockdep_assert_held(&perfkmod_counters_mutex);
-	list_for_each_entry(c, list, all) {
+	list_for_each_entry(c, list, pcpu.all) {
 		/* not one still being made: see @created */
 		if (c->owner == mod && smp_load_acquire(&c->created))
 			return c;
@@ -906,7 +641,7 @@ struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod)
 	found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
 		owned_by(&perfkmod_task_counters, mod);
 	if (found)
-		list_del_init(&found->all);
+		list_del_init(&found->pcpu.all);
 	mutex_unlock(&perfkmod_counters_mutex);
 	return found;
 }

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU events of all-CPUs and one-CPU counters (cpu_events.c) and
+ * their lockless local read (read_local.c): the state a counter embeds,
+ * what the two files share, and what the counter core calls.
+ */
+#ifndef _PERFKMOD_CPU_EVENTS_H
+#define _PERFKMOD_CPU_EVENTS_H
+
+#include <linux/cpumask.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/topology.h>
+#include <linux/workqueue.h>
+
+#include "perfkmod.h"
+
+struct module;
+struct perfkmod_counter;
+
+/* One CPU's share of an all-CPUs or one-CPU counter. */
+struct perfkmod_cpu_share {
+	/*
+	 * NULL when the CPU has no event: it was offline when the counter
+	 * was made, or making its event failed (@err). The detached event of
+	 * a CPU that went offline stays here until perfkmod_sync_cpus()
+	 * retires it.
+	 */
+	struct perf_event *event;
+	/* why event is NULL on an online CPU: the errno from perf, else 0 */
+	int err;
+	/*
+	 * An event was retired, and no RCU grace period has passed since: a
+	 * reader of the CPU (interrupts off, or NMI) may have loaded it and
+	 * not yet @event_seq, which must not meet the next event's. Under
+	 * &perfkmod_cpu_events.sync_lock.
+	 */
+	bool grace_due;
+	/* the CPU's value (retired plus live) at the last reset */
+	u64 base;
+	/* what the CPU's earlier events counted before it went offline */
+	struct perfkmod_value retired;
+	/*
+	 * The CPU's hotplug generation and direction in one word, so that a
+	 * reader never sees one without the other: bumped by the CPU hotplug
+	 * callback each time the CPU comes online or goes offline, with
+	 * PERFKMOD_CPU_DOWN set when it went offline (WRITE_ONCE() there,
+	 * READ_ONCE() once in perfkmod_sync_cpus()). @event is good only
+	 * while @event_seq, the @seq it was made at, equals it.
+	 */
+	unsigned int seq;
+	unsigned int event_seq;
+	/*
+	 * Of a PMU that counts for several CPUs at once (see
+	 * event_is_shared() in cpu_events.c): the number plus one of the counted
+	 * CPU
+	 * whose event counts what this CPU's would, so that this CPU has
+	 * none; 0 otherwise. Changed under &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read
+	 * locklessly by perfkmod_counter_read_local().
+	 */
+	unsigned int served_by;
+	/*
+	 * Why an all-CPUs counter's @event is NULL on an online CPU that the
+	 * PMU does not serve (a hybrid system's PMU of the other kind of
+	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
+	 * long as some CPU counts (@err is 0). Changed under
+	 * &perfkmod_cpu_events.sync_lock
+	 * (WRITE_ONCE()), read locklessly by perfkmod_counter_read_local().
+	 */
+	int absent;
+};
+
+/* In perfkmod_cpu_share.seq: the CPU's last hotplug callback was offline */
+#define PERFKMOD_CPU_DOWN	1u
+
+/**
+ * struct perfkmod_cpu_events - a counter's per-CPU events: cpu_events.c's
+ * @sync_lock: serialises the making and retiring of a per-CPU counter's
+ *	events; see "Locks" in internal.h. Also taken by counter.c's enable,
+ *	refresh and set_period, of every counter.
+ * @sync_queued: @hotplug_work was queued once at least; set before each
+ *	time (WRITE_ONCE()), so that a release after the counter was taken
+ *	off its list (the callbacks queue it under perfkmod_counters_mutex)
+ *	or after create (which may queue it) reads it right.
+ * @cpus: the per-CPU shares of an all-CPUs counter; NULL otherwise. Set by
+ *	create, freed by release.
+ * @one: the share of a one-CPU counter (of its CPU only: no per-CPU
+ *	array, for its memory and its create and release). Reach a per-CPU
+ *	counter's CPU through perfkmod_cpu_share().
+ * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
+ *	callbacks walk, or in perfkmod_task_counters; under
+ *	perfkmod_counters_mutex.
+ * @hotplug_work: brings the events of a per-CPU counter in line with the
+ *	online CPUs, in a workqueue, after the hotplug callback queued it (at
+ *	once), or queued by itself (later) while a CPU is between states.
+ *
+ * The shares' fields say which lock guards each.
+ */
+struct perfkmod_cpu_events {
+	struct mutex sync_lock;	/* see "Locks" in internal.h */
+	bool sync_queued;
+	struct perfkmod_cpu_share __percpu *cpus;
+	struct perfkmod_cpu_share one;
+	struct list_head all;	/* under perfkmod_counters_mutex */
+	struct delayed_work hotplug_work;
+};
+
+/* cpu_events.c: a counter's per-CPU state, set up and taken down */
+void perfkmod_cpu_events_init(struct perfkmod_counter *c);
+void perfkmod_cpu_events_exit(struct perfkmod_counter *c);
+
+/* cpu_events.c: per-CPU events, and the lists of counters */
+void perfkmod_list_task_counter(struct perfkmod_counter *c);
+bool perfkmod_unlist_counter(struct perfkmod_counter *c);
+struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
+int perfkmod_create_cpus(struct perfkmod_counter *c);
+int perfkmod_sync_cpus(struct perfkmod_counter *c);
+void perfkmod_release_cpus(struct perfkmod_counter *c);
+void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
+
+/*
+ * The CPUs that a PMU with @scope counts for together with @cpu: what perf
+ * reads its events on (perf_scope_cpu_topology_cpumask(), not exported).
+ */
+#ifdef PERFKMOD_HAVE_PMU_SCOPE
+static inline const struct cpumask *
+perfkmod_scope_cpus(unsigned int scope, int cpu)
+{
+	switch (scope) {
+	case PERF_PMU_SCOPE_CORE:
+		return topology_sibling_cpumask(cpu);
+	case PERF_PMU_SCOPE_DIE:
+		return topology_die_cpumask(cpu);
+	case PERF_PMU_SCOPE_CLUSTER:
+		return topology_cluster_cpumask(cpu);
+	case PERF_PMU_SCOPE_PKG:
+		return topology_core_cpumask(cpu);
+	case PERF_PMU_SCOPE_SYS_WIDE:
+		return cpu_online_mask;
+	}
+	return cpumask_of(cpu);
+}
+#endif
+
+#endif /* _PERFKMOD_CPU_EVENTS_H */
