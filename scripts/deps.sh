@@ -74,7 +74,7 @@ for lane in "$@"; do
 		arm64=1 promtool=1
 		;;
 	# scripts/fresh.sh: a new Debian root, a clone of the checkout
-	# and tests/deb-boot.sh boots the root's kernel in QEMU with busybox
+	# and tests/fresh/deb-boot.sh boots the root's kernel in QEMU with busybox
 	fresh) pkgs="$pkgs debootstrap git qemu-system-x86 busybox-static" ;;
 	*) echo "deps.sh: unknown lane '$lane'" >&2; exit 1 ;;
 	esac

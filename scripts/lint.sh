@@ -21,9 +21,9 @@
 #   dkms-version dkms.conf, debian/changelog, the DKMS commands of the
 #                docs and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
-#   plot         perfkstat plot of tests/record.csv, and of
-#                tests/record-every.csv against cycles (the tool of
-#                the perfkstat gate): gnuplot's SVG is well-formed XML,
+#   plot         perfkstat plot of tests/host/fixtures/record.csv, and
+#                of tests/host/fixtures/record-every.csv against
+#                cycles (the tool of the perfkstat gate): gnuplot's SVG is well-formed XML,
 #                with a line drawn per event, titled by it; the CSVs read
 #                by Python's strict csv reader
 #   deb-lane     tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
@@ -156,8 +156,9 @@ gate docs "$out"
 # perfkstat plot, with gnuplot: each plot of its SVG is a group
 # gnuplot_plot_N holding its key's text, the event, and a path: the key's
 # sample line, then the plot's line through every bucket. By time, every
-# event of tests/record.csv; against cycles (-x), every event of
-# tests/record-every.csv (an --every recording) but cycles, and
+# event of tests/host/fixtures/record.csv; against cycles (-x), every
+# event of tests/host/fixtures/record-every.csv (an --every recording) but
+# cycles, and
 # none of its ip,pid,tid,mode,symbol columns, which a strict CSV reader
 # finds in every row.
 mkdir -p "$work"
@@ -201,7 +202,9 @@ if drawn != events:
     print(f"{sys.argv[1]}: lines drawn for {drawn}, not for the events {events}")
 EOF
 }
-out=$(plot_check tests/record.csv; plot_check tests/record-every.csv -x cycles)
+fixtures=tests/host/fixtures
+out=$(plot_check $fixtures/record.csv
+	plot_check $fixtures/record-every.csv -x cycles)
 gate plot "$out"
 
 # host_test NAME COMMAND: a test of the harness's own, which prints "ok
