@@ -54,11 +54,14 @@ cached) target=all done=built query=1 ;;
 *) die "unknown target '$2' (prepare, cached)" ;;
 esac
 # the lane whose kernel this is, and its line
-k=$(lane_kernel "$lane") && [ -n "$k" ] ||
-	die "unknown lane '$lane', or one that boots nothing (the lanes that boot: $(
-		for l in $(lane_names); do
-			[ -z "$(lane_kernel "$l")" ] || printf '%s ' "$l"
-		done))"
+k=$(lane_kernel "$lane") || k=
+if [ -z "$k" ]; then
+	booting=
+	for l in $(lane_names ""); do
+		[ -z "$(lane_kernel "$l")" ] || booting+=" $l"
+	done
+	die "unknown lane '$lane', or one that boots nothing (those that boot:$booting)"
+fi
 lane=$k
 lane_get "$lane"
 case $LANE_KERNEL in

@@ -13,7 +13,7 @@
 #   lane_kernel LANE   the lane whose kernel LANE boots (lane:NAME
 #                      followed), or nothing when it boots none
 
-lanes_file=$top/tests/lanes
+lanes_file=${top:?}/tests/lanes
 
 # The table's lines, each lane's continuation lines joined to it, without
 # the comments.
@@ -47,6 +47,7 @@ lane_runs() {
 }
 
 lane_kernel() {
+	# shellcheck disable=SC2034 # lane_get's, kept from the caller's
 	local LANE_IN LANE_KERNEL LANE_ARCH LANE_TIMEOUT LANE_RUNS
 
 	lane_get "$1" || return 1

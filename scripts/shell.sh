@@ -33,8 +33,11 @@ esac
 # the lane whose kernel this is (tests/lanes); what the shell needs of
 # it: the demo's packages for Debian's 6.1
 . "$top/scripts/lanes.sh"
-kernel=$(lane_kernel "$kernel") && [ -n "$kernel" ] ||
-	{ echo "make shell: no lane '$1' that boots a kernel" >&2; exit 1; }
+kernel=$(lane_kernel "$kernel") || kernel=
+if [ -z "$kernel" ]; then
+	echo "make shell: no lane '$1' that boots a kernel" >&2
+	exit 1
+fi
 deps=$kernel
 [ "$kernel" != distro ] || deps=demo
 "$top/scripts/deps.sh" "$deps"
