@@ -70,12 +70,12 @@ host_tests() { "$top/tests/host/run.sh" --list; }
 # command line that runs only it, into $lanes and $test_args; fails,
 # listing the names, for an unknown one.
 test_lane() {
-	local t=$1 lane=${2:-}
+	local t=${1%.sh} lane=${2:-}
 
 	if guest_scripts | grep -qx -e "$t" -e "test-$t"; then
 		t=${t#test-}
 		lanes=${lane:-distro}
-		test_args=perfkmod_scripts=test-$t.sh
+		test_args="perfkmod_scripts=test-$t.sh perfkmod_kunit=none"
 	elif kunit_suites | grep -qx "${t%%.*}"; then
 		lanes=${lane:-x86-kunit}
 		test_args="perfkmod_scripts=none kunit.filter_glob=$t"

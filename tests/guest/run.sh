@@ -48,7 +48,9 @@ events_before=$(perf_events)
 scripts=/tests/test-*.sh
 [ -n "$perfkmod_scripts" ] && scripts=$(for t in $(echo "$perfkmod_scripts" |
 	tr , ' '); do [ "$t" = none ] || echo "/tests/$t"; done)
+# perfkmod_kunit=none (make check T=, a guest script): no KUnit module
 kunits=$(ls $MODDIR/kunit/*.ko 2>/dev/null)
+[ "$perfkmod_kunit" = none ] && kunits=
 
 # KUnit is a module, as distributions ship it (no document of its own at
 # boot); it takes its kunit.* parameters from the kernel command line, as
