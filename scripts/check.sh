@@ -306,6 +306,7 @@ run_lane() {
 	kernel=$((SECONDS - start)) t=$SECONDS
 	lane_get "$lane"
 	arch=$LANE_ARCH timeout=$LANE_TIMEOUT only=$(guest_args)
+	! lane_runs pmu || only+=" perfkmod_require_pmu=1"
 	[ "$arch" = x86_64 ] || busybox=$cache/arm64-busybox/bin/busybox
 	! lane_runs kunit || target=tests
 	build_modules $target samples clients || return

@@ -120,7 +120,8 @@ for ko in $kunits; do
 	n=$((n + 1))
 	loaded perfkmod || insmod $MODDIR/perfkmod.ko
 	args=
-	[ "$lane" = arm64-pmu ] && args=require_pmu=1
+	# perfkmod_require_pmu=1: the lane has a PMU (tests/lanes' pmu)
+	[ "$perfkmod_require_pmu" = 1 ] && args=require_pmu=1
 	before=$(ls $suites)
 	if ! insmod "$ko" $args; then
 		log "# insmod $ko failed"
