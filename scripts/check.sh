@@ -38,9 +38,10 @@
 # each of them is one test, and the making of the root one more.
 #
 # For a developer's runs: PERFKMOD_GUEST_ARGS, more kernel command line
-# for the lanes that boot (after what --test gives: "perfkmod_scripts=A.sh,B.sh",
-# only those guest scripts, "none" for none; "kunit.filter_glob=GLOB",
-# only those KUnit cases); PERFKMOD_GUEST_BIN, static programs (paths) for the guest's /bin/;
+# for the lanes that boot, after what --test gives
+# ("perfkmod_scripts=A.sh,B.sh", only those guest scripts, "none" for
+# none; "kunit.filter_glob=GLOB", only those KUnit cases);
+# PERFKMOD_GUEST_BIN, static programs (paths) for the guest's /bin/;
 # PERFKMOD_PERF_TESTS, another tools/perf/tests/shell for the guests'
 # perf stat tests (tests/guest/test-perf-stat.sh).
 

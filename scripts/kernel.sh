@@ -60,7 +60,8 @@ if [ -z "$k" ]; then
 	for l in $(lane_names ""); do
 		[ -z "$(lane_kernel "$l")" ] || booting+=" $l"
 	done
-	die "unknown lane '$lane', or one that boots nothing (those that boot:$booting)"
+	die "unknown lane '$lane', or one that boots nothing" \
+		"(those that boot:$booting)"
 fi
 lane=$k
 lane_get "$lane"

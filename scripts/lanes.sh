@@ -15,11 +15,16 @@
 
 lanes_file=${top:?}/tests/lanes
 
-# The table's lines, each lane's continuation lines joined to it, without
-# the comments.
+# The table's lines, each lane's continuation lines joined to it (with
+# nothing between where the line before ends in a comma, the middle of a
+# list), without the comments.
 lanes_table() {
 	awk '/^[ \t]*#/ || /^[ \t]*$/ { next }
-		/^[ \t]/ { line = line " " $0; next }
+		/^[ \t]/ {
+			sub(/^[ \t]+/, "")
+			line = line (line ~ /,$/ ? "" : " ") $0
+			next
+		}
 		{ if (line != "") print line; line = $0 }
 		END { if (line != "") print line }' "$lanes_file"
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The fresh lane's root, with the packages installed (tests/fresh/deb.sh install),
-# booted: its Debian kernel in QEMU, its own file system as the guest's
+# The fresh lane's root, with the packages installed (tests/fresh/deb.sh
+# install), booted: its Debian kernel in QEMU, its own file system as the guest's
 # over 9p, where tests/fresh/deb-guest.sh loads and reads what the packages
 # installed. Then the exporter path with the real parts: the root's
 # prometheus-node-exporter, on 127.0.0.1 and otherwise as Debian starts it

@@ -4,7 +4,8 @@
 # The Debian packages as a user installs them. The fresh lane runs this in
 # its new Debian 12 root, as root:
 #
-#   tests/fresh/deb.sh install   with Debian's kernel and its headers: make deb
+#   tests/fresh/deb.sh install
+#                          with Debian's kernel and its headers: make deb
 #                          from the clone, apt-get install of both packages;
 #                          DKMS built perfkmod of the packages' version for
 #                          that kernel and kept its Module.symvers and
@@ -12,7 +13,8 @@
 #                          built by DKMS against them; the example modprobe
 #                          configuration, uncommented; node_exporter and
 #                          Prometheus for what perfkmod-prom.service writes
-#   tests/fresh/deb.sh purge     the client removed, then both packages purged:
+#   tests/fresh/deb.sh purge
+#                          the client removed, then both packages purged:
 #                          no module, DKMS tree or source is left
 #
 # Between the two, tests/fresh/deb-boot.sh boots the root. Prints what failed

@@ -24,8 +24,8 @@
 # Each test prints a line a case, "ok ..." or "not ok ..." (TAP's, or
 # the harness's own); here each becomes "ok NAME: CASE" or "not ok NAME:
 # CASE" ("skip NAME: CASE" for TAP's "# SKIP"), and what else the test
-# printed, indented, when it failed. A test that fails without a failed case, or reports none, is
-# one case failed more. "# time NAME SECONDS" says what each took. Exits
+# printed, indented, when it failed. A test that fails without a failed
+# case, or reports none, is one case failed more. "# time NAME SECONDS" says what each took. Exits
 # 1 when a case failed. Builds in .build/host/.
 
 set -uo pipefail
