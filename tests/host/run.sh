@@ -32,20 +32,22 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/.build/host
-tests="parse perfkstat judge deb-lane"
+tests=(parse perfkstat judge deb-lane)
 bad=0
 
 if [ "${1:-}" = --list ]; then
-	printf '%s\n' $tests
+	printf '%s\n' "${tests[@]}"
 	exit 0
 fi
 if [ -n "${1:-}" ]; then
-	case " $tests " in
-	*" $1 "*) tests=$1 ;;
-	*) echo "run.sh: no host test '$1' ($tests)" >&2; exit 1 ;;
+	case " ${tests[*]} " in
+	*" $1 "*) tests=("$1") ;;
+	*) echo "run.sh: no host test '$1' (${tests[*]})" >&2; exit 1 ;;
 	esac
 fi
 
+# (the tests' functions run through run(), below)
+# shellcheck disable=SC2317
 # parse.c is copied beside nothing of the module's: its "internal.h" and
 # "compat.h" are then the shim's, and "perfkmod.h" the tree's.
 parse_test() {
@@ -62,6 +64,7 @@ parse_test() {
 	"$out/parse/parse_test"
 }
 
+# shellcheck disable=SC2317
 perfkstat_test() {
 	grep -q '^check:' "$top/tools/perfkstat/Makefile" ||
 		{ echo "ok 1 - # SKIP no check target"; return 0; }
@@ -103,7 +106,7 @@ run() {
 	[ $rc = 0 ] || bad=1
 }
 
-for t in $tests; do
+for t in "${tests[@]}"; do
 	case $t in
 	parse) run parse parse_test ;;
 	perfkstat) run perfkstat perfkstat_test ;;
