@@ -68,7 +68,7 @@ parse_test() {
 perfkstat_test() {
 	grep -q '^check:' "$top/tools/perfkstat/Makefile" ||
 		{ echo "ok 1 - # SKIP no check target"; return 0; }
-	make -s -C "$top/tools/perfkstat" check
+	make -s -C "$top/tools/perfkstat" OUTPUT="$out/perfkstat/" check
 }
 
 # run NAME COMMAND...: one test, its cases prefixed with NAME
