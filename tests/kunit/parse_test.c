@@ -5,10 +5,11 @@
  * parse leaves the config untouched.
  */
 #include <kunit/test.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/string.h>
 
-#include "parse_cases.h"
 #include "perfkmod.h"
+#include "parse_cases.h"
 
 static void invalid_desc(const struct invalid_case *c, char *desc)
 {

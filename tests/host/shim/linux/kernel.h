@@ -6,7 +6,7 @@
  * <linux/...> header of the shim gives all of it). Each definition
  * behaves as the kernel's does where the code depends on it: kstrtou64()'s
  * bases, signs, trailing newline and overflow; isgraph() over the kernel's
- * Latin-1 table; match_string(); str_has_prefix().
+ * Latin-1 table; match_string(); str_has_prefix(); strscpy().
  */
 #ifndef _PERFKMOD_SHIM_KERNEL_H
 #define _PERFKMOD_SHIM_KERNEL_H
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/types.h>
 #include <linux/types.h>
@@ -49,6 +50,9 @@ typedef __s64 s64;
 #define EXPORT_SYMBOL		SHIM_EXPORT
 #define EXPORT_SYMBOL_GPL	SHIM_EXPORT
 #define EXPORT_SYMBOL_IF_KUNIT	SHIM_EXPORT
+/* one thread here: a relaxed access is all READ_ONCE() promises */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define fallthrough		__attribute__((__fallthrough__))
@@ -110,6 +114,22 @@ static inline int match_string(const char * const *array, size_t n,
 			return i;
 	}
 	return -EINVAL;
+}
+
+/* lib/string.c: the string, cut to fit with its NUL, or -E2BIG. */
+static inline ssize_t strscpy(char *dest, const char *src, size_t count)
+{
+	size_t len = strnlen(src, count);
+
+	if (!count)
+		return -E2BIG;
+	if (len == count) {
+		memcpy(dest, src, count - 1);
+		dest[count - 1] = '\0';
+		return -E2BIG;
+	}
+	memcpy(dest, src, len + 1);
+	return len;
 }
 
 /* lib/kstrtox.c: base 0 takes 0x hex and 0 octal, base 16 a 0x. */
