@@ -16,10 +16,11 @@
 # make check LANE=x    one lane of tests/lanes (or several: LANE="x y")
 # make check QUICK=1   the quick loop: the host tests, KUnit on the
 #                      x86-debug kernel and the guest scripts on Debian's
-# make check T=NAME    one test: a guest script (test-NAME or NAME) on
-#                      the distro lane, a KUnit suite (perfkmod_NAME, or
-#                      SUITE.CASE) on x86-kunit, or a host test on the
-#                      host lane; LANE=x runs it on lane x
+# make check T=NAME    one test: a guest script (T=test-debugfs or
+#                      T=debugfs) on the distro lane, a KUnit suite
+#                      (T=perfkmod_overflow, or SUITE.CASE) on x86-kunit,
+#                      or a host test (T=parse) on the host lane; LANE=x
+#                      runs it on lane x
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
 # make shell           a shell in Debian's kernel in QEMU, perfkmod loaded;
