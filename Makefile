@@ -11,12 +11,16 @@
 # make tests           also build the KUnit suites (KDIR needs CONFIG_KUNIT)
 # make samples         also build the example client module in samples/
 # make clients         also build the test client modules in tests/clients/
-# make check           build the test kernels and run every test lane in QEMU
-# make check LANE=x    one lane: lint, x86-debug, distro, distro-5.10,
-#                      distro-6.12, distro-arm64, arm64-pmu, x86-kcsan,
-#                      bench-smoke or fresh
-# make check QUICK=1   the quick loop: KUnit on the x86-debug kernel and
-#                      the guest scripts on Debian's (LANE="x86-kunit distro")
+# make check           build the test kernels and run every test lane, in
+#                      QEMU but for the host and lint lanes (tests/lanes)
+# make check LANE=x    one lane of tests/lanes (or several: LANE="x y")
+# make check QUICK=1   the quick loop: the host tests, KUnit on the
+#                      x86-debug kernel and the guest scripts on Debian's
+# make check T=NAME    one test: a guest script (T=test-debugfs or
+#                      T=debugfs) on the distro lane, a KUnit suite
+#                      (T=perfkmod_overflow, or SUITE.CASE) on x86-kunit,
+#                      or a host test (T=parse) on the host lane; LANE=x
+#                      runs it on lane x
 # make lint            the style gates: checkpatch, kernel-doc, sparse, SPDX
 # make demo            load perfkmod in Debian's kernel in QEMU, show counters
 # make shell           a shell in Debian's kernel in QEMU, perfkmod loaded;
@@ -89,7 +93,7 @@ clean:
 	rm -rf --one-file-system .build
 
 check:
-	scripts/check.sh $(if $(QUICK),x86-kunit distro,$(LANE))
+	scripts/check.sh $(if $(T),--test=$(T),$(if $(QUICK),--quick)) $(LANE)
 
 lint:
 	scripts/check.sh lint

@@ -1,24 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run perfkmod's tests in QEMU: "make check" runs this.
+# Run perfkmod's tests, most of them in QEMU: "make check" runs this.
 #
-#   scripts/check.sh [LANE...]    default: distro distro-5.10 distro-6.12
-#                                 distro-arm64 bench-smoke fresh lint
-#                                 x86-debug x86-kcsan arm64-pmu
-#   scripts/check.sh x86-kunit distro
-#                                 make check QUICK=1: the KUnit suites on
-#                                 the x86-debug kernel (x86-kunit) and the
-#                                 guest scripts on Debian's, for a change
-#                                 checked in minutes before the full run
+#   scripts/check.sh [LANE...]    default: the lanes of tests/lanes in
+#                                 the "all" set
+#   scripts/check.sh --quick      make check QUICK=1: the "quick" set (the
+#                                 host tests, the KUnit suites on the
+#                                 x86-debug kernel and the guest scripts on
+#                                 Debian's), for a change checked in
+#                                 minutes before the full run
+#   scripts/check.sh --test=NAME [LANE]
+#                                 make check T=NAME: one guest script
+#                                 (test-NAME or NAME; on LANE, default
+#                                 distro), one KUnit suite (perfkmod_NAME,
+#                                 or SUITE.CASE, a glob; default x86-kunit)
+#                                 or one host test (the host lane)
 #
-# The lint lane runs the kernel's style gates (scripts/lint.sh) against
-# the 6.12 test tree and Debian's 6.1 headers: each gate is one test.
-# For each other lane: find or build its kernel (scripts/kernel.sh), build the
-# module, the client modules of samples/ and tests/clients/ and, where the
-# kernel has KUnit, the KUnit suites, warning-free with W=1, in a
-# directory of the lane's own (.build/LANE); make an initramfs; boot it;
-# judge the console log (scripts/judge.py). Ends with the line
+# What each lane boots and runs is its line of tests/lanes
+# (scripts/lanes.sh reads it). The host lane runs tests/host/run.sh: each
+# case it prints is one test. The lint lane runs the kernel's style gates
+# (scripts/lint.sh) against the 6.12 test tree and Debian's 6.1 headers:
+# each gate is one test. For each lane that boots: find or build its
+# kernel (scripts/kernel.sh), build the module, the client modules of
+# samples/ and tests/clients/ and, where the lane runs KUnit, the KUnit
+# suites, warning-free with W=1, in a directory of the lane's own
+# (.build/LANE); make an initramfs; boot it; judge the console log
+# (scripts/judge.py). Ends with the line
 # "N passed, N failed, N skipped" over all lanes and exits 1 when
 # anything failed, any kernel report included. The bench-smoke lane runs
 # "make bench SMOKE=1" (scripts/bench.sh --smoke): the benchmarks with tiny
@@ -29,10 +37,10 @@
 # in a new Debian 12 root with nothing but build-essential and git added:
 # each of them is one test, and the making of the root one more.
 #
-# For a developer's quick runs: PERFKMOD_GUEST_ARGS, more kernel command
-# line for the lanes that boot, e.g. "perfkmod_scripts=test-hotplug.sh"
-# (only that guest script; "none" for none) or
-# "kunit.filter_glob=perfkmod_overflow.*" (only those KUnit cases);
+# For a developer's runs: PERFKMOD_GUEST_ARGS, more kernel command line
+# for the lanes that boot, after what --test gives
+# ("perfkmod_scripts=A.sh,B.sh", only those guest scripts, "none" for
+# none; "kunit.filter_glob=GLOB", only those KUnit cases);
 # PERFKMOD_GUEST_BIN, static programs (paths) for the guest's /bin/;
 # PERFKMOD_PERF_TESTS, another tools/perf/tests/shell for the guests'
 # perf stat tests (tests/guest/test-perf-stat.sh).
@@ -41,9 +49,64 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-# the order lanes start in is the queue's, below
-lanes=${*:-distro distro-5.10 distro-6.12 distro-arm64 bench-smoke fresh lint
-	x86-debug x86-kcsan arm64-pmu}
+. "$top/scripts/lanes.sh"
+
+# guest_scripts, kunit_suites, host_tests: the names make check T= takes
+guest_scripts() {
+	local f
+
+	for f in "$top"/tests/guest/test-*.sh; do
+		f=${f##*/}
+		echo "${f%.sh}"
+	done
+}
+kunit_suites() {
+	awk '/struct kunit_suite .* = \{/ { s = 1 }
+		s && /\.name = "/ { sub(/.*\.name = "/, ""); sub(/".*/, ""); print; s = 0 }' \
+		"$top"/tests/kunit/*_test.c
+}
+host_tests() { "$top/tests/host/run.sh" --list; }
+
+# test_lane NAME [LANE]: the lane to run test NAME on and the kernel
+# command line that runs only it, into $lanes and $test_args; fails,
+# listing the names, for an unknown one.
+test_lane() {
+	local t=${1%.sh} lane=${2:-}
+
+	if guest_scripts | grep -qx -e "$t" -e "test-$t"; then
+		t=${t#test-}
+		lanes=${lane:-distro}
+		test_args="perfkmod_scripts=test-$t.sh perfkmod_kunit=none"
+	elif kunit_suites | grep -qx "${t%%.*}"; then
+		lanes=${lane:-x86-kunit}
+		test_args="perfkmod_scripts=none kunit.filter_glob=$t"
+	elif host_tests | grep -qx "$t"; then
+		lanes=${lane:-host}
+		PERFKMOD_HOST_TEST=$t
+		export PERFKMOD_HOST_TEST
+	else
+		echo "check.sh: no test '$t'. The tests, by where they run:"
+		echo "guest scripts (lane distro): $(guest_scripts | paste -sd" ")"
+		echo "KUnit suites (lane x86-kunit; SUITE.CASE for one case):" \
+			"$(kunit_suites | paste -sd" ")"
+		echo "host tests (lane host): $(host_tests | paste -sd" ")"
+		return 1
+	fi
+}
+
+test_args=
+case ${1:-} in
+--quick) lanes=$(lane_names quick) ;;
+--test=*) test_lane "${1#--test=}" "${*:2}" || exit 1 ;;
+*) lanes=${*:-$(lane_names all)} ;;
+esac
+lanes=$(echo "$lanes" | xargs)
+for lane in $lanes; do
+	lane_get "$lane" || {
+		echo "check.sh: no lane '$lane' in tests/lanes: $(lane_names | xargs)"
+		exit 1
+	}
+done
 passed=0 failed=0 skipped=0
 # every failure's line, printed again at the end: CI shows only the tail
 failures=()
@@ -53,17 +116,22 @@ timing=()
 "$top/scripts/deps.sh" $lanes || exit 1
 
 # Two lanes at a time (PERFKMOD_JOBS), each printed whole once it ends:
-# QEMU runs an x86 guest on one host thread. The longest lanes start first,
-# so that the two end together; one lane at a time while the 6.12 kernels
-# build in the background, which then have the other core.
+# QEMU runs an x86 guest on one host thread. The lanes start in the order
+# of tests/lanes, the longest first, so that the two end together; one lane
+# at a time while the 6.12 kernels build in the background, which then
+# have the other core.
 queue=()
-for lane in x86-debug arm64-pmu x86-kcsan fresh distro-6.12 distro-arm64 \
-	distro distro-5.10 x86-kunit lint bench-smoke; do
-	case " $(echo $lanes) " in *" $lane "*) queue+=("$lane") ;; esac
+for lane in $(lane_names); do
+	case " $lanes " in *" $lane "*) queue+=("$lane") ;; esac
 done
-for lane in $lanes; do
-	case " ${queue[*]} " in *" $lane "*) ;; *) queue+=("$lane") ;; esac
-done
+
+# self_built LANE: whether LANE boots a kernel built here (config:)
+self_built() {
+	local k
+
+	k=$(lane_kernel "$1") && [ -n "$k" ] && lane_get "$k" &&
+		case $LANE_KERNEL in config:*) true ;; *) false ;; esac
+}
 
 # Build the 6.12 kernels the lanes will boot and the cache lacks in the
 # background, at the lowest priority, in the order the queue needs them,
@@ -75,11 +143,8 @@ done
 # Nothing is left running when check.sh ends.
 prebuild=()
 for lane in "${queue[@]}"; do
-	case $lane in
-	x86-debug | x86-kcsan | arm64-pmu) k=$lane ;;
-	x86-kunit) k=x86-debug ;;
-	*) continue ;;
-	esac
+	self_built "$lane" || continue
+	k=$(lane_kernel "$lane")
 	case " ${prebuild[*]} " in *" $k "*) continue ;; esac
 	"$top/scripts/kernel.sh" "$k" cached 2>/dev/null || prebuild+=("$k")
 done
@@ -141,13 +206,11 @@ lane_failed() {
 # judge.py reads the KTAP of every lane that boots with KUnit's kunit.py;
 # those lanes' guests run perf's perf stat tests
 for lane in $lanes; do
-	case $lane in
-	x86-* | distro* | arm64-pmu)
+	if [ -n "$(lane_kernel "$lane")" ]; then
 		kernel_tools || true
 		export PERFKMOD_KUNIT_TOOL PERFKMOD_PERF_TESTS
 		break
-		;;
-	esac
+	fi
 done
 
 # build_modules TARGET...: build into .build/$lane/src; fail on any warning.
@@ -214,38 +277,39 @@ time_lane() {
 	timing+=("$(printf '%-12s %5d s  %s' "$lane" $((SECONDS - $1)) "$2")")
 }
 
+# guest_args: the kernel command line that picks the lane's guest scripts
+# (tests/lanes' guest:A,B,...; none without guest).
+guest_args() {
+	local w
+
+	for w in $LANE_RUNS; do
+		case $w in
+		guest) return ;;
+		guest:*) echo "perfkmod_scripts=test-${w#guest:}.sh" |
+			sed 's/,/.sh,test-/g'; return ;;
+		esac
+	done
+	echo perfkmod_scripts=none
+}
+
 run_lane() {
-	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=tests
-	local timeout counts env start=$SECONDS t kernel build guest parts only=
+	local lane=$1 dir=$top/.build/$1 busybox=/bin/busybox arch target=module
+	local timeout counts env start=$SECONDS t kernel build guest parts only
 
 	echo "== $lane"
 	mkdir -p "$dir"
 	# (eval "$(kernel.sh)" would succeed when kernel.sh fails)
-	env=$("$top/scripts/kernel.sh" "${lane/#x86-kunit/x86-debug}") || {
+	env=$("$top/scripts/kernel.sh" "$lane") || {
 		lane_failed "no kernel"
 		return
 	}
 	eval "$env"
 	kernel=$((SECONDS - start)) t=$SECONDS
-	# Each lane's time limit is about twice what it takes beside another
-	# lane (x86-debug: 30 minutes there, 20 alone).
-	case $lane in
-	x86-debug) arch=x86_64 timeout=3600 ;;
-	# the x86-debug kernel, its KUnit suites alone
-	x86-kunit) arch=x86_64 timeout=1200 only=perfkmod_scripts=none ;;
-	# KCSAN's watchpoints make this kernel the slowest of the lanes
-	x86-kcsan) arch=x86_64 timeout=3000 ;;
-	# Debian's kernels: no KUnit; an arm64 one is slower under TCG
-	distro*)
-		arch=$ARCH timeout=1200 target=module
-		[ "$ARCH" = x86_64 ] ||
-			timeout=2400 busybox=$cache/arm64-busybox/bin/busybox
-		;;
-	arm64-pmu)
-		arch=arm64 timeout=3600
-		busybox=$cache/arm64-busybox/bin/busybox
-		;;
-	esac
+	lane_get "$lane"
+	arch=$LANE_ARCH timeout=$LANE_TIMEOUT only=$(guest_args)
+	! lane_runs pmu || only+=" perfkmod_require_pmu=1"
+	[ "$arch" = x86_64 ] || busybox=$cache/arm64-busybox/bin/busybox
+	! lane_runs kunit || target=tests
 	build_modules $target samples clients || return
 	build_helpers || return
 	perf_tests
@@ -254,8 +318,8 @@ run_lane() {
 		mkdir -p "$dir/src/kernel"
 		cp "$KDIR/lib/kunit/kunit.ko" "$dir/src/kernel/"
 	fi
-	# Debian's kernels: also the module as DKMS builds and installs it
-	if [ "$target" = module ] &&
+	# the module as DKMS builds and installs it
+	if lane_runs dkms &&
 		! PATH=${KBIN:+$KBIN:}$PATH ARCH=$ARCH CROSS_COMPILE=$CROSS_COMPILE \
 			"$top/scripts/dkms.sh" "$KVER" "$dir/src/dkms" "$KDIR" \
 			>"$dir/dkms.log" 2>&1; then
@@ -267,7 +331,7 @@ run_lane() {
 	build=$((SECONDS - t)) t=$SECONDS
 	PERFKMOD_TCG_THREAD=$TCG_THREAD "$top/scripts/vm.sh" "$arch" "$IMAGE" \
 		"$dir/initramfs.cpio" "$dir/console.log" "$timeout" \
-		"perfkmod_lane=$lane" $only ${PERFKMOD_GUEST_ARGS:-}
+		"perfkmod_lane=$lane" $only $test_args ${PERFKMOD_GUEST_ARGS:-}
 	guest=$((SECONDS - t))
 	"$top/scripts/judge.py" "$lane" "$dir/console.log" | tee "$dir/judge.log" |
 		grep -Ev '^(counts|time) '
@@ -309,6 +373,27 @@ run_lint() {
 	echo "lint: $p passed, $f failed"
 	passed=$((passed + p)) failed=$((failed + f))
 	time_lane "$start" "checkpatch, kernel-doc, sparse, W=1 and the rest"
+}
+
+# The host tests (tests/host/run.sh): each "ok", "not ok" or "skip" line
+# is one test, the reason of a failure the indented lines about it.
+run_host() {
+	local lane=host out rc=0 p f s start=$SECONDS
+
+	echo "== host"
+	out=$("$top/tests/host/run.sh" ${PERFKMOD_HOST_TEST:-} 2>&1) || rc=$?
+	echo "$out" | grep -v -e "^ok " -e "^# time "
+	p=$(echo "$out" | grep -c "^ok ")
+	f=$(echo "$out" | grep -c "^not ok ")
+	s=$(echo "$out" | grep -c "^skip ")
+	# run.sh failing without a failed case still fails the lane
+	[ $rc = 0 ] || [ "$f" != 0 ] || f=1
+	mapfile -t -O ${#failures[@]} failures < <(echo "$out" |
+		sed -n 's/^not ok /host: FAIL /p')
+	echo "host: $p passed, $f failed, $s skipped, $((SECONDS - start)) s"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	time_lane "$start" "$(echo "$out" | sed -n 's/^# time //p' | paste -sd, |
+		sed 's/,/, /g')"
 }
 
 # The benchmarks, smoke-sized: every row of the table must be produced.
@@ -360,14 +445,18 @@ run_one() {
 
 	passed=0 failed=0 skipped=0 failures=() timing=()
 	rm -f "$res"
-	case $lane in
-	lint) run_lint ;;
-	x86-debug | x86-kunit | x86-kcsan | distro | distro-* | arm64-pmu)
-		run_lane "$lane" ;;
-	bench-smoke) run_bench_smoke ;;
-	fresh) run_fresh ;;
-	*) lane_failed "unknown lane (lint, x86-debug, x86-kunit, distro, distro-5.10, distro-6.12, distro-arm64, arm64-pmu, x86-kcsan, bench-smoke, fresh)" ;;
-	esac >"$out" 2>&1
+	lane_get "$lane"
+	if lane_runs lint; then
+		run_lint
+	elif lane_runs bench; then
+		run_bench_smoke
+	elif lane_runs fresh; then
+		run_fresh
+	elif lane_runs host; then
+		run_host
+	else
+		run_lane "$lane"
+	fi >"$out" 2>&1
 	{
 		echo "counts $passed $failed $skipped"
 		printf 'timing %s\n' "${timing[@]}"
@@ -406,10 +495,9 @@ pick() {
 
 	if building; then
 		for j in "${!queue[@]}"; do
-			case ${queue[$j]} in
-			x86-* | arm64-pmu | lint) ;;
-			*) i=$j; break ;;
-			esac
+			# lint's sparse reads the x86-debug tree
+			self_built "${queue[$j]}" || [ "${queue[$j]}" = lint ] ||
+				{ i=$j; break; }
 		done
 	fi
 	lane=${queue[$i]}

@@ -4,9 +4,7 @@
 # Install the Debian packages the given lanes or commands need (as root),
 # or name them.
 #
-#   scripts/deps.sh LANE...     LANE: lint | x86-debug | x86-kunit | x86-kcsan |
-#                               arm64-pmu | distro | bench-smoke | fresh |
-#                               demo | bench
+#   scripts/deps.sh LANE...     LANE: a lane of tests/lanes, demo or bench
 #
 # Every program a lane or command runs on the host comes from a package
 # listed here (the fresh lane proves it for demo, lint and distro, in a
@@ -46,6 +44,9 @@ for lane in "$@"; do
 	# checkpatch and kernel-doc are perl, the file list is git's, sparse
 	# runs against the 6.12 tree and Debian's headers, perfkstat plot
 	# draws with gnuplot
+	# the host tests: gcc, make, python3, and dpkg-dev (build-essential's)
+	# and apt for tests/host/deb-lane.sh
+	host) ;;
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kunit | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static $guestbash"
@@ -74,7 +75,7 @@ for lane in "$@"; do
 		arm64=1 promtool=1
 		;;
 	# scripts/fresh.sh: a new Debian root, a clone of the checkout
-	# and tests/deb-boot.sh boots the root's kernel in QEMU with busybox
+	# and tests/fresh/deb-boot.sh boots the root's kernel in QEMU with busybox
 	fresh) pkgs="$pkgs debootstrap git qemu-system-x86 busybox-static" ;;
 	*) echo "deps.sh: unknown lane '$lane'" >&2; exit 1 ;;
 	esac

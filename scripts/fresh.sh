@@ -20,17 +20,17 @@
 #
 #   fresh-demo    make demo, which must show its counters
 #   fresh-shell   make shell with a client module, typed into, and with
-#                 RUN= (tests/make-shell.sh)
+#                 RUN= (tests/fresh/make-shell.sh)
 #   fresh-deb     the Debian packages built (make deb), installed with
 #                 Debian's kernel and its headers, built by DKMS, with the
-#                 example client DKMS builds against them (tests/deb.sh
+#                 example client DKMS builds against them (tests/fresh/deb.sh
 #                 install)
 #   fresh-deb-boot  the root booted in QEMU (its kernel; its file system
 #                 over 9p): the packaged module, the example modprobe
 #                 configuration's counters, perfkstat, the client, the
 #                 exporter's file scraped from node_exporter and queried
-#                 from Prometheus (run on the host: tests/deb-boot.sh)
-#   fresh-deb-purge  the packages purged without a trace (tests/deb.sh
+#                 from Prometheus (run on the host: tests/fresh/deb-boot.sh)
+#   fresh-deb-purge  the packages purged without a trace (tests/fresh/deb.sh
 #                 purge)
 #   fresh-lint    make lint, every gate green
 #   fresh-distro  make check LANE=distro, nothing failed, with the guest
@@ -237,18 +237,18 @@ else
 	result not ok "fresh-demo - $(why "$dir/demo.log")"
 fi
 
-if step shell 900 tests/make-shell.sh; then
+if step shell 900 tests/fresh/make-shell.sh; then
 	result ok fresh-shell
 else
 	result not ok "fresh-shell - $(why "$dir/shell.log")"
 fi
 
-if step deb 900 "tests/deb.sh install"; then
+if step deb 900 "tests/fresh/deb.sh install"; then
 	result ok fresh-deb
 	# on the host: QEMU boots the root, node_exporter runs in it
 	boot=$SECONDS rc=0
-	echo "fresh: deb-boot: tests/deb-boot.sh"
-	timeout -k 30 900 "$top/tests/deb-boot.sh" "$root" "$dir" \
+	echo "fresh: deb-boot: tests/fresh/deb-boot.sh"
+	timeout -k 30 900 "$top/tests/fresh/deb-boot.sh" "$root" "$dir" \
 		>"$dir/deb-boot.log" 2>&1 || rc=$?
 	echo "fresh: deb-boot: exit $rc, $((SECONDS - boot)) s"
 	if [ $rc = 0 ]; then
@@ -256,7 +256,7 @@ if step deb 900 "tests/deb.sh install"; then
 	else
 		result not ok "fresh-deb-boot - $(why "$dir/deb-boot.log")"
 	fi
-	if step deb-purge 300 "tests/deb.sh purge"; then
+	if step deb-purge 300 "tests/fresh/deb.sh purge"; then
 		result ok fresh-deb-purge
 	else
 		result not ok "fresh-deb-purge - $(why "$dir/deb-purge.log")"

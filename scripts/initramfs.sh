@@ -7,7 +7,7 @@
 #
 # It holds busybox, the guest scripts of tests/guest/ (as /init and
 # /tests/), perfkmod.ko and the client modules of samples/ and
-# tests/clients/ built in MODULE_DIR (KUnit modules of tests/ go to
+# tests/clients/ built in MODULE_DIR (KUnit modules of tests/kunit/ go to
 # /modules/kunit/, the modules DKMS installed, in MODULE_DIR/dkms/, to
 # /modules/dkms/, the kernel's own modules in MODULE_DIR/kernel/, such as
 # KUnit, to /modules/kernel/) and the static programs found in HELPER_DIR
@@ -59,7 +59,7 @@ spec=$out.spec
 			echo "file /modules/dkms/${f##*/} $f 0644 0 0"
 		done
 	fi
-	for f in "$moddir"/tests/*.ko; do
+	for f in "$moddir"/tests/kunit/*.ko; do
 		[ -e "$f" ] && echo "file /modules/kunit/${f##*/} $f 0644 0 0"
 	done
 	for f in "$moddir"/kernel/*.ko; do

@@ -3,8 +3,7 @@
 #
 # Find or build the kernel a test lane runs.
 #
-#   scripts/kernel.sh LANE      LANE: x86-debug | x86-kcsan | arm64-pmu | distro
-#                               | distro-5.10 | distro-6.12 | distro-arm64
+#   scripts/kernel.sh LANE      LANE: a lane of tests/lanes that boots
 #   scripts/kernel.sh LANE prepare
 #   scripts/kernel.sh LANE cached
 #
@@ -21,15 +20,17 @@
 # with, and KBIN, a directory to put first in PATH for building modules,
 # or nothing) for the caller to eval; everything else goes to stderr.
 #
-# Self-built kernels come from Debian's linux-source-6.12, configured as
-# allnoconfig plus tests/config/common.config, tests/config/ARCH.config
-# (where there is one) and tests/config/LANE.config, and are cached in
+# What each lane boots is its KERNEL in tests/lanes (scripts/lanes.sh);
+# a lane that boots another's kernel (lane:NAME) gets that one. Self-built
+# kernels (config:FRAG,...) come from Debian's linux-source-6.12,
+# configured as allnoconfig plus the lane's fragments, tests/config/*.config
+# in the table's order, and are cached in
 # $PERFKMOD_CACHE (default ~/.cache/perfkmod) under a key made of the
 # source package version, the fragments' options (not their comments) and
-# the compiler: they are rebuilt only when that key changes. The distro
-# lane is Debian's own amd64 kernel image and the headers package that
-# matches it. The other distro-* lanes are the kernels of other Debian
-# releases and of arm64 (see deb_lane()), fetched with an apt
+# the compiler: they are rebuilt only when that key changes. A debian
+# kernel is Debian's own amd64 kernel image and the headers package that
+# matches it. An archive:GLOB kernel is another Debian release's, or
+# arm64's (see deb_lane()), fetched with an apt
 # configuration of perfkmod's own and extracted into the cache, never
 # installed.
 
@@ -37,11 +38,13 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
-lane=${1:?usage: kernel.sh x86-debug|x86-kcsan|arm64-pmu|distro[-5.10|-6.12|-arm64]}
+lane=${1:?usage: kernel.sh LANE [prepare|cached]}
 jobs=$(nproc)
 
 log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
+
+. "$top/scripts/lanes.sh"
 
 query=
 case ${2:-} in
@@ -50,12 +53,21 @@ prepare) target=modules_prepare done=prepared ;;
 cached) target=all done=built query=1 ;;
 *) die "unknown target '$2' (prepare, cached)" ;;
 esac
-case $lane in
-x86-debug | x86-kcsan | arm64-pmu) ;;
-distro | distro-5.10 | distro-6.12 | distro-arm64)
-	[ -z "$query" ] || die "$lane: only a self-built kernel is cached or not"
-	;;
-*) die "unknown lane '$lane' (x86-debug, x86-kcsan, arm64-pmu, distro, distro-5.10, distro-6.12, distro-arm64)" ;;
+# the lane whose kernel this is, and its line
+k=$(lane_kernel "$lane") || k=
+if [ -z "$k" ]; then
+	booting=
+	for l in $(lane_names ""); do
+		[ -z "$(lane_kernel "$l")" ] || booting+=" $l"
+	done
+	die "unknown lane '$lane', or one that boots nothing" \
+		"(those that boot:$booting)"
+fi
+lane=$k
+lane_get "$lane"
+case $LANE_KERNEL in
+config:*) ;;
+*) [ -z "$query" ] || die "$lane: only a self-built kernel is cached or not" ;;
 esac
 
 # One kernel.sh per lane at a time: two test runs (or a run and a demo)
@@ -138,9 +150,10 @@ build_lane() {
 
 	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 	frags=
-	for f in common "$4" "$lane"; do
-		[ ! -f "$top/tests/config/$f.config" ] ||
-			frags="$frags $top/tests/config/$f.config"
+	for f in ${4//,/ }; do
+		[ -f "$top/tests/config/$f.config" ] ||
+			die "$lane: no tests/config/$f.config"
+		frags="$frags $top/tests/config/$f.config"
 	done
 	# shellcheck disable=SC2086 # a list of paths without spaces
 	key=$(grep -hv -e '^[[:space:]]*#' -e '^[[:space:]]*$' $frags |
@@ -459,14 +472,14 @@ deb_lane() {
 		"KBIN=$bin"
 }
 
-case $lane in
-x86-debug | x86-kcsan) build_lane x86_64 "" arch/x86/boot/bzImage x86_64 ;;
-arm64-pmu) build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image arm64 ;;
-distro) distro_lane ;;
-# Debian 11's 5.10 (bullseye), Debian 12's backported 6.12
-# (bookworm-backports; Debian 13's is built for trixie's libc, and its
-# kbuild programs would not run here), Debian 12's arm64 6.1
-distro-5.10) deb_lane amd64 "5.10.*" ;;
-distro-6.12) deb_lane amd64 "6.12.*" ;;
-distro-arm64) deb_lane arm64 "6.1.*" ;;
+case $LANE_KERNEL:$LANE_ARCH in
+config:*:x86_64)
+	build_lane x86_64 "" arch/x86/boot/bzImage "${LANE_KERNEL#config:}" ;;
+config:*:arm64)
+	build_lane arm64 aarch64-linux-gnu- arch/arm64/boot/Image \
+		"${LANE_KERNEL#config:}" ;;
+debian:x86_64) distro_lane ;;
+archive:*:x86_64) deb_lane amd64 "${LANE_KERNEL#archive:}" ;;
+archive:*:arm64) deb_lane arm64 "${LANE_KERNEL#archive:}" ;;
+*) die "$lane: no kernel $LANE_KERNEL for $LANE_ARCH (tests/lanes)" ;;
 esac

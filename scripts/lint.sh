@@ -21,18 +21,11 @@
 #   dkms-version dkms.conf, debian/changelog, the DKMS commands of the
 #                docs and perfkmod.h's PERFKMOD_VERSION name one version
 #   docs         Documentation/perfkmod.rst builds with Sphinx, no warning
-#   plot         perfkstat plot of tests/record.csv, and of
-#                tests/record-every.csv against cycles (the tool of
-#                the perfkstat gate): gnuplot's SVG is well-formed XML,
-#                with a line drawn per event, titled by it; the CSVs read
-#                by Python's strict csv reader
-#   deb-lane     tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
-#                kernel packages as apt would from an archive that moves
-#                (a private apt source of made-up packages)
-#   judge        tests/host/judge.py: scripts/judge.py counts a KCSAN
-#                report when an access or the memory is perfkmod's, lists
-#                one of the kernel's own; a warning a test announced is
-#                expected, any other fails
+#   plot         perfkstat plot of tests/host/fixtures/record.csv, and
+#                of tests/host/fixtures/record-every.csv against cycles
+#                (the tool of the perfkstat gate): gnuplot's SVG is
+#                well-formed XML, with a line drawn per event, titled by
+#                it; the CSVs read by Python's strict csv reader
 #   acyclic      scripts/object-cycles.py on each KDIR's build of the
 #                module: no object file calls into another that calls
 #                back, directly or through others (the names perfkmod.h
@@ -160,8 +153,9 @@ gate docs "$out"
 # perfkstat plot, with gnuplot: each plot of its SVG is a group
 # gnuplot_plot_N holding its key's text, the event, and a path: the key's
 # sample line, then the plot's line through every bucket. By time, every
-# event of tests/record.csv; against cycles (-x), every event of
-# tests/record-every.csv (an --every recording) but cycles, and
+# event of tests/host/fixtures/record.csv; against cycles (-x), every
+# event of tests/host/fixtures/record-every.csv (an --every recording) but
+# cycles, and
 # none of its ip,pid,tid,mode,symbol columns, which a strict CSV reader
 # finds in every row.
 mkdir -p "$work"
@@ -205,25 +199,10 @@ if drawn != events:
     print(f"{sys.argv[1]}: lines drawn for {drawn}, not for the events {events}")
 EOF
 }
-out=$(plot_check tests/record.csv; plot_check tests/record-every.csv -x cycles)
+fixtures=tests/host/fixtures
+out=$(plot_check $fixtures/record.csv
+	plot_check $fixtures/record-every.csv -x cycles)
 gate plot "$out"
-
-# host_test NAME COMMAND: a test of the harness's own, which prints "ok
-# CASE" or "not ok CASE" and its reason a case: a gate of its failed
-# cases. Failing without a failed case, or passing none, fails too.
-host_test() {
-	local name=$1 r rc
-
-	shift
-	r=$("$@" 2>&1)
-	rc=$?
-	out=$(echo "$r" | sed -n '/^not ok /,/^ok /{/^ok /!p}')
-	[ $rc != 0 ] || [ -n "$out" ] || echo "$r" | grep -q "^ok " || rc=1
-	[ $rc = 0 ] || [ -n "$out" ] || out=$r
-	gate "$name" "$out"
-}
-host_test deb-lane tests/host/deb-lane.sh
-host_test judge tests/host/judge.py
 
 # sparse, against each kernel: a build of its own, so that every file is
 # checked; the KUnit suites where the kernel has KUnit.

@@ -30,12 +30,16 @@ dir=$top/.build/shell
 case $client in
 *[[:space:]]*) echo "make shell: kbuild takes no blank in M=: $client" >&2; exit 1 ;;
 esac
-# what the shell needs of a lane: the demo's packages for Debian's 6.1
-case $kernel in
-distro) deps=demo ;;
-x86-kunit) kernel=x86-debug deps=x86-debug ;;
-*) deps=$kernel ;;
-esac
+# the lane whose kernel this is (tests/lanes); what the shell needs of
+# it: the demo's packages for Debian's 6.1
+. "$top/scripts/lanes.sh"
+kernel=$(lane_kernel "$kernel") || kernel=
+if [ -z "$kernel" ]; then
+	echo "make shell: no lane '$1' that boots a kernel" >&2
+	exit 1
+fi
+deps=$kernel
+[ "$kernel" != distro ] || deps=demo
 "$top/scripts/deps.sh" "$deps"
 env=$("$top/scripts/kernel.sh" "$kernel")
 eval "$env"

@@ -42,51 +42,15 @@ perf_events() {
 }
 events_before=$(perf_events)
 
-# The x86 lanes run every script. The KCSAN lane runs the tests that load
-# perfkmod from many sides at once, CPU hotplug under every kind of
-# counter, and a counter released by one module under another's series
-# timers and callbacks (test-xmod.sh). The arm64 lane runs what counts,
-# samples and races there, where a PMU exists, overflows are NMIs and each
-# vCPU has a host thread of its own (the scripts that count hardware
-# events, a hardware trigger's records among them, and the races); the
-# parsers, fault injection, permissions, parameters and the lifetimes
-# across modules (test-xmod.sh, a software counter) are the same C code on
-# every architecture and are left to the x86 lanes (each of these lanes
-# takes minutes a run). Debian's arm64 kernel runs the same, and its
-# module DKMS built; there the PMU's overflow is an ordinary interrupt (no
-# pseudo-NMI), and test-misuse.sh, for a kernel without PREEMPT_COUNT.
-# Both also run perf's own perf stat tests against perfkstat
-# (test-perf-stat.sh), whose hardware rows count there.
+# Every script, or those the lane runs (tests/lanes: scripts/check.sh
+# gives perfkmod_scripts=A.sh,B.sh on the kernel command line; "none" for
+# none).
 scripts=/tests/test-*.sh
-case $lane in
-x86-kcsan)
-	scripts="/tests/test-client.sh /tests/test-concurrency.sh
-		/tests/test-fuzz.sh /tests/test-hotplug.sh /tests/test-series.sh
-		/tests/test-stress.sh /tests/test-xmod.sh"
-	;;
-distro-arm64)
-	scripts="/tests/test-client.sh /tests/test-compare.sh
-		/tests/test-concurrency.sh /tests/test-debugfs.sh
-		/tests/test-dkms.sh /tests/test-hotplug.sh /tests/test-misuse.sh
-		/tests/test-module.sh
-		/tests/test-perf-stat.sh /tests/test-record.sh
-		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh
-		/tests/test-trigger.sh"
-	;;
-arm64-pmu)
-	scripts="/tests/test-client.sh /tests/test-compare.sh
-		/tests/test-concurrency.sh /tests/test-debugfs.sh
-		/tests/test-hotplug.sh /tests/test-module.sh
-		/tests/test-perf-stat.sh /tests/test-record.sh
-		/tests/test-series.sh /tests/test-stress.sh /tests/test-tool.sh
-		/tests/test-trigger.sh"
-	;;
-esac
-# perfkmod_scripts= on the kernel command line (a developer's quick run,
-# scripts/check.sh): only those scripts, or none.
-[ -n "$perfkmod_scripts" ] && scripts=$(for t in $perfkmod_scripts; do
-	[ "$t" = none ] || echo "/tests/$t"; done)
+[ -n "$perfkmod_scripts" ] && scripts=$(for t in $(echo "$perfkmod_scripts" |
+	tr , ' '); do [ "$t" = none ] || echo "/tests/$t"; done)
+# perfkmod_kunit=none (make check T=, a guest script): no KUnit module
 kunits=$(ls $MODDIR/kunit/*.ko 2>/dev/null)
+[ "$perfkmod_kunit" = none ] && kunits=
 
 # KUnit is a module, as distributions ship it (no document of its own at
 # boot); it takes its kunit.* parameters from the kernel command line, as
@@ -156,7 +120,8 @@ for ko in $kunits; do
 	n=$((n + 1))
 	loaded perfkmod || insmod $MODDIR/perfkmod.ko
 	args=
-	[ "$lane" = arm64-pmu ] && args=require_pmu=1
+	# perfkmod_require_pmu=1: the lane has a PMU (tests/lanes' pmu)
+	[ "$perfkmod_require_pmu" = 1 ] && args=require_pmu=1
 	before=$(ls $suites)
 	if ! insmod "$ko" $args; then
 		log "# insmod $ko failed"

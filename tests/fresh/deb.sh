@@ -4,7 +4,8 @@
 # The Debian packages as a user installs them. The fresh lane runs this in
 # its new Debian 12 root, as root:
 #
-#   tests/deb.sh install   with Debian's kernel and its headers: make deb
+#   tests/fresh/deb.sh install
+#                          with Debian's kernel and its headers: make deb
 #                          from the clone, apt-get install of both packages;
 #                          DKMS built perfkmod of the packages' version for
 #                          that kernel and kept its Module.symvers and
@@ -12,10 +13,11 @@
 #                          built by DKMS against them; the example modprobe
 #                          configuration, uncommented; node_exporter and
 #                          Prometheus for what perfkmod-prom.service writes
-#   tests/deb.sh purge     the client removed, then both packages purged:
+#   tests/fresh/deb.sh purge
+#                          the client removed, then both packages purged:
 #                          no module, DKMS tree or source is left
 #
-# Between the two, tests/deb-boot.sh boots the root. Prints what failed
+# Between the two, tests/fresh/deb-boot.sh boots the root. Prints what failed
 # and exits 1 at the first failure.
 
 set -euo pipefail
@@ -30,7 +32,7 @@ examples=/usr/share/doc/perfkmod-dkms/examples
 install() {
 	local kvers k kept f m
 
-	# no initrd: tests/deb-boot.sh boots the kernel with its own
+	# no initrd: tests/fresh/deb-boot.sh boots the kernel with its own
 	INITRD=No apt-get install -y -q --no-install-recommends debhelper dh-dkms \
 		linux-image-amd64 linux-headers-amd64 prometheus-node-exporter \
 		prometheus
@@ -100,5 +102,5 @@ purge() {
 
 case ${1:-} in
 install | purge) "$1" ;;
-*) fail "usage: tests/deb.sh install|purge" ;;
+*) fail "usage: tests/fresh/deb.sh install|purge" ;;
 esac

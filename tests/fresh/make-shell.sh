@@ -10,7 +10,7 @@
 
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 pid=
 trap '[ -z "$pid" ] || kill -- -"$pid" 2>/dev/null; rm -rf "$tmp"' EXIT

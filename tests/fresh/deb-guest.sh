@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The installed packages at work (tests/deb-boot.sh runs this in QEMU, in
+# The installed packages at work (tests/fresh/deb-boot.sh runs this in QEMU, in
 # Debian's kernel, chrooted into the fresh lane's root): modprobe loads the
 # perfkmod.ko DKMS built, with the counters of the example modprobe
 # configuration; perfkstat reads them; the example client DKMS built
@@ -9,7 +9,7 @@
 # fresh pages (at least N); perfkmod-prom.service's command removes an
 # old file while perfkmod is not loaded, and writes the Prometheus text
 # into node_exporter's textfile directory once it is, where
-# tests/deb-boot.sh scrapes it after the guest has ended.
+# tests/fresh/deb-boot.sh scrapes it after the guest has ended.
 #
 # Prints "deb-guest: ok|FAILED WHAT" per check and "deb-guest: all passed"
 # at the end when nothing failed.

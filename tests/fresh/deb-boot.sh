@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The fresh lane's root, with the packages installed (tests/deb.sh install),
-# booted: its Debian kernel in QEMU, its own file system as the guest's
-# over 9p, where tests/deb-guest.sh loads and reads what the packages
+# The fresh lane's root, with the packages installed (tests/fresh/deb.sh
+# install), booted: its Debian kernel in QEMU, its own file system as the guest's
+# over 9p, where tests/fresh/deb-guest.sh loads and reads what the packages
 # installed. Then the exporter path with the real parts: the root's
 # prometheus-node-exporter, on 127.0.0.1 and otherwise as Debian starts it
 # (its textfile directory is Debian's default), reads the .prom file the guest's
@@ -13,11 +13,11 @@
 # scraping that node_exporter every second, answers the query
 # perfkmod_events_total{name="N"} with the value of N in the file.
 #
-#   tests/deb-boot.sh ROOT OUTDIR     (as root, on the host)
+#   tests/fresh/deb-boot.sh ROOT OUTDIR     (as root, on the host)
 #
 # The initramfs holds busybox (the host's, as the test lanes') and the 9p
 # modules of the root's kernel, in the order modprobe loads them; its init
-# mounts the root and runs tests/deb-guest.sh there. QEMU exports the root
+# mounts the root and runs tests/fresh/deb-guest.sh there. QEMU exports the root
 # bound once more without what is mounted under it (the lane's /proc,
 # /sys and /dev are the host's): the guest mounts its own. OUTDIR gets the
 # console (deb-boot.console), the scrape (deb-boot.metrics) and the two
@@ -25,7 +25,7 @@
 
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 root=${1:?usage: deb-boot.sh ROOT OUTDIR}
 out=${2:?usage: deb-boot.sh ROOT OUTDIR}
 console=$out/deb-boot.console
@@ -82,7 +82,7 @@ if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 root \$r &&
 	mount -t devtmpfs devtmpfs \$r/dev &&
 	mount -t tmpfs tmpfs \$r/tmp; then
 	chroot \$r /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin \
-		/bin/bash /root/perfkmod/tests/deb-guest.sh
+		/bin/bash /root/perfkmod/tests/fresh/deb-guest.sh
 else
 	echo "deb-boot: cannot mount the root and its file systems"
 fi

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for perfkmod_parse(): every valid spec gives exactly the
+ * fields listed, every invalid one exactly the errno listed, and a failed
+ * parse leaves the config untouched.
+ */
+#include <kunit/test.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/string.h>
+
+#include "perfkmod.h"
+#include "parse_cases.h"
+
+static void invalid_desc(const struct invalid_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\"", c->spec);
+}
+
+KUNIT_ARRAY_PARAM_DESC(valid, valid_cases, spec);
+KUNIT_ARRAY_PARAM(invalid, invalid_cases, invalid_desc);
+
+static void expect_config(struct kunit *test, const struct perfkmod_config *got,
+			  const struct perfkmod_config *want)
+{
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->type, (u64)want->type, "type");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config, (u64)want->config, "config");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config1, (u64)want->config1, "config1");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config2, (u64)want->config2, "config2");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_addr, (u64)want->bp_addr, "bp_addr");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_len, (u64)want->bp_len, "bp_len");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_type, (u64)want->bp_type, "bp_type");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->sample_period, (u64)want->sample_period,
+			    "sample_period");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->sample_freq, (u64)want->sample_freq, "sample_freq");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->precise_ip, (u64)want->precise_ip, "precise_ip");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->target, (u64)want->target, "target");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->cpu, (u64)want->cpu, "cpu");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pid, (u64)want->pid, "pid");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->disabled, (u64)want->disabled, "disabled");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->inherit, (u64)want->inherit, "inherit");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->enable_on_exec, (u64)want->enable_on_exec,
+			    "enable_on_exec");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pinned, (u64)want->pinned, "pinned");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclusive, (u64)want->exclusive, "exclusive");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_user, (u64)want->exclude_user,
+			    "exclude_user");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_kernel, (u64)want->exclude_kernel,
+			    "exclude_kernel");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_hv, (u64)want->exclude_hv, "exclude_hv");
+	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_idle, (u64)want->exclude_idle,
+			    "exclude_idle");
+	KUNIT_EXPECT_NULL(test, got->task);
+}
+
+static void parse_valid(struct kunit *test)
+{
+	const struct valid_case *c = test->param_value;
+	struct perfkmod_config got;
+
+	memset(&got, 0xa5, sizeof(got));
+	KUNIT_ASSERT_EQ(test, perfkmod_parse(c->spec, &got), 0);
+	expect_config(test, &got, &c->want);
+}
+
+/* A failed parse gives the exact errno and leaves the config untouched. */
+static void parse_invalid(struct kunit *test)
+{
+	const struct invalid_case *c = test->param_value;
+	struct perfkmod_config got, before;
+
+	memset(&got, 0xa5, sizeof(got));
+	before = got;
+	KUNIT_EXPECT_EQ(test, perfkmod_parse(c->spec, &got), c->err);
+	KUNIT_EXPECT_MEMEQ(test, &got, &before, sizeof(got));
+}
+
+/* PERFKMOD_SPEC_MAX characters parse; one more is -E2BIG. */
+static void parse_length_limit(struct kunit *test)
+{
+	static const char prefix[] = "cycles,period=";
+	char *spec = kunit_kzalloc(test, PERFKMOD_SPEC_MAX + 2, GFP_KERNEL);
+	struct perfkmod_config got;
+
+	KUNIT_ASSERT_NOT_NULL(test, spec);
+	/* "cycles,period=000...01": leading zeros, so the period is 1 */
+	memset(spec, '0', PERFKMOD_SPEC_MAX);
+	memcpy(spec, prefix, sizeof(prefix) - 1);
+	spec[PERFKMOD_SPEC_MAX - 1] = '1';
+	KUNIT_EXPECT_EQ(test, perfkmod_parse(spec, &got), 0);
+	KUNIT_EXPECT_EQ(test, got.sample_period, 1);
+
+	spec[PERFKMOD_SPEC_MAX - 1] = '0';
+	spec[PERFKMOD_SPEC_MAX] = '1';
+	KUNIT_EXPECT_EQ(test, perfkmod_parse(spec, &got), -E2BIG);
+}
+
+static struct kunit_case perfkmod_parse_cases[] = {
+	KUNIT_CASE_PARAM(parse_valid, valid_gen_params),
+	KUNIT_CASE_PARAM(parse_invalid, invalid_gen_params),
+	KUNIT_CASE(parse_length_limit),
+	{}
+};
+
+static struct kunit_suite perfkmod_parse_suite = {
+	.name = "perfkmod_parse",
+	.test_cases = perfkmod_parse_cases,
+};
+
+kunit_test_suites(&perfkmod_parse_suite);
