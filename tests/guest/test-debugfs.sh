@@ -10,7 +10,7 @@
 
 C=$DBG/control
 
-# What a failed command must leave as it was: the list and the directories.
+# What a failed command must leave unchanged: the list and the directories.
 state() { cat $C; ls $DBG/counters; }
 
 mode() { [ "$(stat -c %a "$1")" = "$2" ]; }

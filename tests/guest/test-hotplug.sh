@@ -2,18 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # CPU hotplug under every kind of counter the grammar makes.
-# perfkmod's cpuhp callbacks used to create and release the perf events of
-# per-CPU counters while the hotplug thread ran and the hotplug lock was
+# perfkmod's cpuhp callbacks must not create or release the perf events of
+# per-CPU counters, for the hotplug thread runs them with the hotplug lock
 # held for writing. A software event other than the two clocks counts
 # itself in a static key when it is made or freed (perf_swevent_init(),
 # sw_perf_event_destroy()), and a tracepoint's first or last perf user
 # flips one; with CONFIG_JUMP_LABEL=y, as in every distribution kernel,
-# each takes cpus_read_lock() and the offline never returned. A
+# each takes cpus_read_lock(), and an offline would never return. A
 # tracepoint's first or last perf user also updates a static call on x86,
-# which takes it with or without JUMP_LABEL. cpu-clock, the only event the
-# older tests put under hotplug, touches neither and never showed it: "add
-# pf page-faults" and "echo 0 > cpu1/online" did. The callbacks now only
-# queue a work that makes and releases the events outside the lock.
+# which takes it with or without JUMP_LABEL. cpu-clock touches neither, so
+# hotplug runs here under every kind of event. The callbacks only queue a
+# work that makes and releases the events outside the lock.
 #
 # The matrix, each kind of event that exists here (the events file says
 # which; tracepoint, breakpoint and hardware as the kernel has them):

@@ -84,7 +84,7 @@ mkdir -p "$tmp/dpkg/info" "$tmp/dpkg/updates"
 : >"$tmp/dpkg/status"
 echo "deb [trusted=yes] file:$repo ./" >"$tmp/sources.list"
 
-# Debian's arm64 6.1 as it was: the headers at -2 name their common part
+# Debian's arm64 6.1 at one point of its archive: the headers at -2 name their common part
 # at exactly -2 and kbuild at -2 or later; the image at -2. The common
 # part also at -3, which "=" must not take; kbuild at -3 alone, as when
 # the security archive replaced it, and at an older -1 that does not fit.

@@ -252,8 +252,8 @@ static void expect_no_more_calls(struct kunit *test, struct misuse *m)
 
 /*
  * A process callback unregisters itself at its first call: the call
- * returns (it used to wait for its own work item for ever), and the
- * callback is never called again.
+ * returns rather than waiting for its own work item, which would never
+ * end, and the callback is never called again.
  */
 static void process_callback_unregisters_itself(struct kunit *test)
 {
@@ -312,8 +312,8 @@ static void process_callback_unregisters_itself_on_all_cpus(struct kunit *test)
 
 /*
  * Two process callbacks of one counter, both in their first call, each
- * unregister the other: both return (each used to wait for the other's
- * work item), and neither is called again.
+ * unregister the other: both return rather than each waiting for the
+ * other's work item, and neither is called again.
  */
 static void process_callbacks_unregister_each_other(struct kunit *test)
 {
@@ -359,8 +359,8 @@ static void release_fn(const struct perfkmod_sample *s, struct pt_regs *regs,
 
 /*
  * A process callback releases its own counter at its first call: the
- * release returns (it used to wait for this very call for ever), the
- * callback is detached, and its handle stays its owner's.
+ * release returns rather than waiting for this very call, which would
+ * never end; the callback is detached, and its handle stays its owner's.
  */
 static void process_callback_releases_its_counter(struct kunit *test)
 {
