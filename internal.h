@@ -350,16 +350,6 @@ perfkmod_cpu_share(struct perfkmod_counter *c, int cpu)
 }
 
 /*
- * Whether a config samples. perfkmod_counter_set_period() rewrites the
- * period or frequency of a live counter (never to or from 0) under the
- * counter's lock, with WRITE_ONCE(): read without it.
- */
-static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
-{
-	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
-}
-
-/*
  * The highest frequency of cpu-clock and task-clock, whose frequency perf
  * turns into a period: their timer's 10 us floor, and the default of
  * kernel.perf_event_max_sample_rate, which perfkmod cannot read.

@@ -207,23 +207,6 @@ static const struct file_operations list_fops = {
 	.release = single_release,
 };
 
-/* The named events of the grammar that events probes (perf's names). */
-static const char * const probe_events[] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branch-instructions", "branch-misses", "bus-cycles",
-	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-};
-
-static const char * const probe_caches[] = {
-	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
-};
-
-static const char * const probe_ops[] = { "load", "store", "prefetch" };
-static const char * const probe_results[] = { "misses", "accesses" };
-
 /*
  * Try event @name: create it (disabled, on the reading task) and release
  * it, and give its line of events, "ok" or why not.
@@ -250,21 +233,14 @@ static void try_event(struct seq_file *m, const char *name)
 		seq_printf(m, "%-32s ok\n", name);
 }
 
+/* A line for each named event of the grammar (perfkmod_event_name()). */
 static int events_show(struct seq_file *m, void *v)
 {
-	char name[64];
-	size_t i, j, k;
+	char name[PERFKMOD_SPEC_MAX + 1];
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(probe_events); i++)
-		try_event(m, probe_events[i]);
-	for (i = 0; i < ARRAY_SIZE(probe_caches); i++)
-		for (j = 0; j < ARRAY_SIZE(probe_ops); j++)
-			for (k = 0; k < ARRAY_SIZE(probe_results); k++) {
-				snprintf(name, sizeof(name), "%s-%s-%s",
-					 probe_caches[i], probe_ops[j],
-					 probe_results[k]);
-				try_event(m, name);
-			}
+	for (i = 0; !perfkmod_event_name(i, name, sizeof(name)); i++)
+		try_event(m, name);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(events);
