@@ -326,6 +326,7 @@ static int add_series(const char *name, char **words, int nwords,
 {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	struct perfkmod_series_config cfg = { .counters = counters };
+	struct perfkmod_named *uses[PERFKMOD_SERIES_MAX_COUNTERS + 1];
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	const char *trigger;
@@ -357,6 +358,7 @@ static int add_series(const char *name, char **words, int nwords,
 			return -ENOENT;
 		}
 		cfg.trigger = n->counter;
+		uses[nwords - 1] = n;	/* after the counters read */
 	}
 	for (i = 1; i < nwords; i++) {
 		n = find_named(words[i]);
@@ -364,6 +366,7 @@ static int add_series(const char *name, char **words, int nwords,
 			*why = "a counter the series reads does not exist";
 			return -ENOENT;
 		}
+		uses[cfg.nr_counters] = n;
 		counters[cfg.nr_counters++] = n->counter;
 	}
 	if (name_taken(name))
@@ -398,6 +401,11 @@ static int add_series(const char *name, char **words, int nwords,
 		kfree(ns);
 		return err;
 	}
+	ns->nr_uses = cfg.nr_counters + !!trigger;
+	for (i = 0; i < ns->nr_uses; i++) {
+		ns->uses[i] = uses[i];
+		uses[i]->series_users++;
+	}
 	list_add_tail(&ns->node, &perfkmod_named_series_list);
 	series_count++;
 	if (files)
@@ -411,11 +419,15 @@ static int add_series(const char *name, char **words, int nwords,
  */
 static void del_series(struct perfkmod_named_series *ns)
 {
+	unsigned int i;
+
 	lockdep_assert_held(&perfkmod_named_mutex);
 	list_del(&ns->node);
 	series_count--;
 	perfkmod_debugfs_series_remove(ns);
 	perfkmod_series_release(ns->series);
+	for (i = 0; i < ns->nr_uses; i++)
+		ns->uses[i]->series_users--;
 	kfree(ns);
 }
 
@@ -558,7 +570,7 @@ static int exec_locked(char *line, const char **why)
 	}
 	switch (cmd) {
 	case CMD_DEL:
-		if (atomic_read(&n->counter->series_users)) {
+		if (n->series_users) {
 			*why = "a series reads this counter: del the series first";
 			return -EBUSY;
 		}

@@ -49,8 +49,8 @@
  *	Protects the named counters' and series' lists and counts,
  *	last_error, each one's @dir (its debugfs directory is added and
  *	removed under it, and all of them at once by perfkmod_debugfs_exit(),
- *	once no command can run), and del's check of a named counter's
- *	series_users (only named series read named counters). Taken by the
+ *	once no command can run), and each named counter's series_users,
+ *	which del checks (only named series read named counters). Taken by the
  *	control file's writes and reads, last_error, list, and module init
  *	and exit; never in a CPU hotplug callback nor under
  *	cpu_hotplug_lock. Held while a counter is released, which waits for
@@ -485,6 +485,9 @@ u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu);
  * @counter: the counter.
  * @dir: its debugfs directory counters/@name; under perfkmod_named_mutex.
  * @lock: protects @spec; see "Locks" above.
+ * @series_users: how many times the named series read it or trigger on
+ *	it; del refuses to release it while any does. Under
+ *	perfkmod_named_mutex.
  * @spec: the spec it was made from, as an add command takes it.
  * @name: its name.
  *
@@ -498,6 +501,7 @@ struct perfkmod_named {
 	struct perfkmod_counter *counter;
 	struct dentry *dir;
 	struct mutex lock;	/* see "Locks" above */
+	unsigned int series_users;
 	char spec[PERFKMOD_SPEC_MAX + 1];
 	char name[];
 };
@@ -508,6 +512,9 @@ struct perfkmod_named {
  * @series: the series; it reads named counters, which del refuses to
  *	release while it exists.
  * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
+ * @uses: the named counters it reads, then its trigger; each counted in
+ *	its @series_users.
+ * @nr_uses: how many @uses has.
  * @args: the rest of the command that made it, "INTERVAL[,records=N]
  *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
  *	same allocation, after @name.
@@ -521,6 +528,8 @@ struct perfkmod_named_series {
 	struct list_head node;
 	struct perfkmod_series *series;
 	struct dentry *dir;
+	struct perfkmod_named *uses[PERFKMOD_SERIES_MAX_COUNTERS + 1];
+	unsigned int nr_uses;
 	const char *args;
 	char name[];
 };
