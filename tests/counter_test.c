@@ -15,6 +15,7 @@
 #include <linux/umh.h>
 
 #include "internal.h"
+#include "control/dec_u64.h"
 #include "test.h"
 
 /* What makes a software event count, from the test's own kernel thread. */
