@@ -33,6 +33,10 @@
 #                report when an access or the memory is perfkmod's, lists
 #                one of the kernel's own; a warning a test announced is
 #                expected, any other fails
+#   control-includes
+#                control/, the root interface, is a client of perfkmod.h:
+#                its files include perfkmod.h, control/'s own headers and
+#                <linux/...> headers, nothing else (not internal.h)
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -246,5 +250,24 @@ for kdir in "${kdirs[@]}"; do
 	fi
 	gate "$name" "$out"
 done
+
+# control-includes: each #include of a file under control/ names
+# "perfkmod.h", a header of control/ itself ("name.h") or <linux/...>.
+out=
+for f in $(echo "$kfiles" | grep '^control/'); do
+	while IFS=: read -r n line; do
+		h=$(echo "$line" | sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//')
+		case $h in
+		'"perfkmod.h"'* | '<linux/'*) continue ;;
+		'"'*)
+			h=${h#\"}
+			h=${h%%\"*}
+			[[ $h == */* || ! -f control/$h ]] || continue
+			;;
+		esac
+		out+="$f:$n: $line"$'\n'
+	done < <(grep -nE '^[[:space:]]*#[[:space:]]*include' "$f")
+done
+gate control-includes "$out"
 
 exit $bad
