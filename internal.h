@@ -49,23 +49,11 @@
  * and @all below are its &struct perfkmod_cpu_events', @pcpu (cpu_events.h);
  * its @direct and @deferred its &struct perfkmod_overflow's (overflow.h).
  *
- * perfkmod_named_mutex (control.c)
- *	Protects the named counters' and series' lists and counts,
- *	last_error, each one's @dir (its debugfs directory is added and
- *	removed under it, and all of them at once by perfkmod_debugfs_exit(),
- *	once no command can run), and del's check of a named counter's
- *	@users (only named series read named counters). Taken by the
- *	control file's writes and reads, last_error, list, and module init
- *	and exit; never in a CPU hotplug callback nor under
- *	cpu_hotplug_lock. Held while a counter is released, which waits for
- *	@hotplug_work (it takes @sync_lock and @lock), and while a directory
- *	is removed, which waits for the reads of its files (they take
- *	perfkmod_named.lock, @lock or a series' read_lock, never this).
- * perfkmod_named.lock (struct perfkmod_named)
- *	Protects @spec, which the period command rewrites: written under
- *	both locks, read under either. Taken under perfkmod_named_mutex
- *	(period, the control file's listing) or alone (the spec file);
- *	period sets the counter's period under it.
+ * perfkmod_named_mutex, perfkmod_named.lock (control/)
+ *	The root interface's: control/control.h says what they protect.
+ *	They are taken outside every lock below (perfkmod.h's functions take
+ *	those under them), never in a CPU hotplug callback nor under
+ *	cpu_hotplug_lock.
  * perfkmod_cpu_events.sync_lock (cpu_events.h)
  *	Serialises the making and retiring of a per-CPU counter's events
  *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
@@ -99,13 +87,9 @@
  *	and periods events, under the locks above. perf calls perfkmod with
  *	them held only in overflow handlers (the trampoline, a series'
  *	switch event), which take no lock.
- * series_reader.lock (debugfs.c), an open records file's
- *	One read(2) of the file at a time: its CPU, its buffer and what is
- *	left of it. Held over the series' read (its read_lock) and over the
- *	copy to user space, which may fault (mmap_lock); the file's debugfs
- *	reference is taken and dropped under it around the series' read
- *	only, so that a del waiting for the reference under
- *	perfkmod_named_mutex never waits for a fault. Taken under no lock.
+ * series_reader.lock (control/counter_files.c), an open records file's
+ *	control/control.h says what it protects; it is held over
+ *	perfkmod_series_read(), which takes perfkmod_series.read_lock.
  *
  * Leaves: no other lock is taken, and nothing is waited for, under them.
  *
@@ -142,8 +126,9 @@
 /*
  * Module parameters (Documentation/perfkmod.rst, "Module parameters", is
  * where they are documented) are each defined in the file that uses them:
- * counters, series, max_name_len, max_cmd_len and max_counters in
- * control.c, ring_size in overflow.c, series_max_mb in series.c.
+ * counters and series in control/params.c, max_name_len, max_cmd_len and
+ * max_counters in control/limits.c, ring_size in overflow.c,
+ * series_max_mb in series.c.
  */
 
 /**
@@ -264,16 +249,6 @@ perfkmod_cpu_share(struct perfkmod_counter *c, int cpu)
 }
 
 /*
- * Whether a config samples. perfkmod_counter_set_period() rewrites the
- * period or frequency of a live counter (never to or from 0) under the
- * counter's lock, with WRITE_ONCE(): read without it.
- */
-static inline bool perfkmod_config_samples(const struct perfkmod_config *cfg)
-{
-	return READ_ONCE(cfg->sample_period) || READ_ONCE(cfg->sample_freq);
-}
-
-/*
  * @val += what @event counted, with its times. Inline: on every read of a
  * counter (counter.c), a call there is a measurable share of the read.
  */
@@ -376,132 +351,8 @@ static __always_inline bool perfkmod_atomic_caller(bool gp)
 /* for the reads, which wait for no grace period (see above) */
 #define perfkmod_refuse_atomic_read()	__perfkmod_refuse_atomic(false)
 
-/* series.c: what the debugfs files read of a series */
+/* series.c: one CPU's share of a series' counts, for the KUnit suites */
 u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu);
 u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu);
-
-/**
- * struct perfkmod_named - a counter root made through debugfs or counters=
- * @node: entry in perfkmod_named_list, under perfkmod_named_mutex.
- * @counter: the counter.
- * @dir: its debugfs directory counters/@name; under perfkmod_named_mutex.
- * @lock: protects @spec; see "Locks" above.
- * @spec: the spec it was made from, as an add command takes it.
- * @name: its name.
- *
- * The files of counters/@name/ reach it through their inode's private
- * pointer without perfkmod_named_mutex: debugfs_remove() of @dir waits
- * for the reads of it under way (never for a copy to user space, see
- * debugfs.c) before the counter is released.
- */
-struct perfkmod_named {
-	struct list_head node;
-	struct perfkmod_counter *counter;
-	struct dentry *dir;
-	struct mutex lock;	/* see "Locks" above */
-	char spec[PERFKMOD_SPEC_MAX + 1];
-	char name[];
-};
-
-/**
- * struct perfkmod_named_series - a series made through debugfs or series=
- * @node: entry in perfkmod_named_series_list, under perfkmod_named_mutex.
- * @series: the series; it reads named counters, which del refuses to
- *	release while it exists.
- * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
- * @args: the rest of the command that made it, "INTERVAL[,records=N]
- *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
- *	same allocation, after @name.
- * @name: its name, in the namespace of the named counters.
- *
- * Like a named counter's, the files of series/@name/ reach it through
- * their inode's private pointer: debugfs_remove() of @dir waits for the
- * reads of it under way before the series is released.
- */
-struct perfkmod_named_series {
-	struct list_head node;
-	struct perfkmod_series *series;
-	struct dentry *dir;
-	const char *args;
-	char name[];
-};
-
-struct seq_file;
-
-extern struct mutex perfkmod_named_mutex;	/* see "Locks" above */
-extern struct list_head perfkmod_named_list;
-
-int perfkmod_control_init(void);
-void perfkmod_control_exit(void);
-ssize_t perfkmod_control_write(const char __user *ubuf, size_t count);
-void perfkmod_control_show(struct seq_file *m);
-void perfkmod_control_last_error(struct seq_file *m);
-
-/* debugfs.c: the directory, and the files of each counter and series */
-void perfkmod_debugfs_init(void);
-void perfkmod_debugfs_file(const char *name, umode_t mode,
-			   const struct file_operations *fops);
-void perfkmod_debugfs_exit(void);
-const char *perfkmod_state_name(enum perfkmod_state state);
-bool perfkmod_is_sampling(const struct perfkmod_counter *c);
-void perfkmod_debugfs_counter_add(struct perfkmod_named *n);
-void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
-void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns);
-void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns);
-
-/* toplevel.c: the files at the top of the debugfs directory */
-void perfkmod_toplevel_init(void);
-
-/*
- * @v in decimal, ending just before @end: returns where it begins. What
- * "%llu" gives, without vsnprintf()'s cost (its format parsing costs more
- * than the digits), which the files read most often would pay for each
- * number, and in list for eight numbers a counter. Eight digits a step
- * where there are more (one 64-bit division), then two a step, in 32-bit
- * arithmetic and from a table of pairs: divisions by constants are
- * multiplications, and what costs is their number. The files of debugfs.c
- * and toplevel.c share it, inline.
- */
-static __always_inline char *perfkmod_dec_u64(char *end, u64 v)
-{
-	static const char pairs[100][2] = {
-		"00", "01", "02", "03", "04", "05", "06", "07", "08", "09",
-		"10", "11", "12", "13", "14", "15", "16", "17", "18", "19",
-		"20", "21", "22", "23", "24", "25", "26", "27", "28", "29",
-		"30", "31", "32", "33", "34", "35", "36", "37", "38", "39",
-		"40", "41", "42", "43", "44", "45", "46", "47", "48", "49",
-		"50", "51", "52", "53", "54", "55", "56", "57", "58", "59",
-		"60", "61", "62", "63", "64", "65", "66", "67", "68", "69",
-		"70", "71", "72", "73", "74", "75", "76", "77", "78", "79",
-		"80", "81", "82", "83", "84", "85", "86", "87", "88", "89",
-		"90", "91", "92", "93", "94", "95", "96", "97", "98", "99",
-	};
-	u32 low, high, i;
-
-	while (v >= 100000000) {
-		low = do_div(v, 100000000);
-		/* all eight digits of @low, zeros included */
-		for (i = 0; i < 4; i++) {
-			high = low / 100;
-			end -= 2;
-			memcpy(end, pairs[low - high * 100], 2);
-			low = high;
-		}
-	}
-	low = v;
-	while (low >= 100) {
-		high = low / 100;
-		end -= 2;
-		memcpy(end, pairs[low - high * 100], 2);
-		low = high;
-	}
-	if (low >= 10) {
-		end -= 2;
-		memcpy(end, pairs[low], 2);
-	} else {
-		*--end = '0' + low;
-	}
-	return end;
-}
 
 #endif /* _PERFKMOD_INTERNAL_H */

@@ -12,6 +12,7 @@
 #include "counter_event.h"
 #include "cpuhotplug.h"
 #include "internal.h"
+#include "control/control.h"
 #include "series.h"
 
 /*
@@ -76,17 +77,13 @@ static int __init perfkmod_init(void)
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
-	/* the directory first: the counters= ones add theirs to it */
-	perfkmod_debugfs_init();
+	/* last: the root interface, a client of the rest */
 	err = perfkmod_control_init();
 	if (err)
-		goto err_debugfs;
-	/* control and the rest last, when nothing can fail any more */
-	perfkmod_toplevel_init();
+		goto err_notifier;
 	return 0;
 
-err_debugfs:
-	perfkmod_debugfs_exit();
+err_notifier:
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
 	perfkmod_user_unregister(&perfkmod_series_user);
@@ -102,7 +99,6 @@ err_cache:
 
 static void __exit perfkmod_exit(void)
 {
-	perfkmod_debugfs_exit();
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
 	perfkmod_user_unregister(&perfkmod_series_user);

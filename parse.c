@@ -481,3 +481,75 @@ int perfkmod_parse(const char *spec, struct perfkmod_config *config)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perfkmod_parse);
+
+/* Whether @names[@i] is the first name of its event: the rest are aliases. */
+static bool first_name(const struct event_name *names, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (names[j].config == names[i].config)
+			return false;
+	return true;
+}
+
+/*
+ * The name of @names' event number @index, aliases left out, or NULL when
+ * there are fewer events; @index less those there are, then.
+ */
+static const char *nth_name(const struct event_name *names, size_t n,
+			    unsigned int *index)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!first_name(names, i))
+			continue;
+		if (!*index)
+			return names[i].name;
+		(*index)--;
+	}
+	return NULL;
+}
+
+/* How many events @names has, aliases left out. */
+static unsigned int count_names(const struct event_name *names, size_t n)
+{
+	unsigned int i = UINT_MAX;
+
+	nth_name(names, n, &i);
+	return UINT_MAX - i;
+}
+
+/*
+ * The kernel-doc of perfkmod_event_name() is in perfkmod.h, with the rest of
+ * the exported interface.
+ */
+int perfkmod_event_name(unsigned int index, char *buf, size_t size)
+{
+	unsigned int nops = count_names(cache_ops, ARRAY_SIZE(cache_ops));
+	unsigned int nresults = count_names(cache_results,
+					    ARRAY_SIZE(cache_results));
+	unsigned int id, op, result;
+	const char *name;
+
+	name = nth_name(hw_events, ARRAY_SIZE(hw_events), &index);
+	if (!name)
+		name = nth_name(sw_events, ARRAY_SIZE(sw_events), &index);
+	if (name)
+		return strscpy(buf, name, size) < 0 ? -E2BIG : 0;
+	/* CACHE-OP-RESULT: the caches outermost, the results innermost */
+	id = index / (nops * nresults);
+	op = index / nresults % nops;
+	result = index % nresults;
+	name = nth_name(cache_ids, ARRAY_SIZE(cache_ids), &id);
+	if (!name)
+		return -ENOENT;
+	if (snprintf(buf, size, "%s-%s-%s", name,
+		     nth_name(cache_ops, ARRAY_SIZE(cache_ops), &op),
+		     nth_name(cache_results, ARRAY_SIZE(cache_results),
+			      &result)) >= size)
+		return -E2BIG;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_event_name);

@@ -445,6 +445,25 @@ const struct perfkmod_config *
 perfkmod_counter_config(const struct perfkmod_counter *counter);
 
 /**
+ * perfkmod_config_samples() - whether a config samples
+ * @config: a config, or perfkmod's copy from perfkmod_counter_config().
+ *
+ * A config samples when it has a sample period or frequency: its counter
+ * gets the overflow trampoline, overflow statistics
+ * (perfkmod_counter_stats()) and callbacks. perfkmod_counter_set_period()
+ * rewrites the period or frequency of a live counter (never to or from 0)
+ * with WRITE_ONCE(): the answer for a counter never changes, and it is
+ * read without a lock.
+ *
+ * Context: any context.
+ * Return: true when @config has a sample period or frequency.
+ */
+static inline bool perfkmod_config_samples(const struct perfkmod_config *config)
+{
+	return READ_ONCE(config->sample_period) || READ_ONCE(config->sample_freq);
+}
+
+/**
  * perfkmod_scale() - scale a count to the whole enabled time
  * @value: the count.
  * @enabled: nanoseconds enabled.
@@ -941,5 +960,24 @@ u64 perfkmod_series_skipped(struct perfkmod_series *series);
  * longer than %PERFKMOD_SPEC_MAX.
  */
 int perfkmod_parse(const char *spec, struct perfkmod_config *config);
+
+/**
+ * perfkmod_event_name() - the names of the grammar's named events, in turn
+ * @index: which name: 0 for the first, then 1, 2, ... until -%ENOENT.
+ * @buf: where the name is written, with its NUL.
+ * @size: the size of @buf; a name fits in %PERFKMOD_SPEC_MAX + 1 bytes.
+ *
+ * The named events perfkmod_parse() knows, each once under perf's name
+ * (no alias): the generic hardware events, the software events, then each
+ * hardware cache event CACHE-OP-RESULT, for every cache, operation and
+ * result. Every name is a spec perfkmod_parse() takes; whether this
+ * machine can count it is perfkmod_counter_create()'s to say.
+ *
+ * Context: any context; allocates nothing, takes no lock.
+ * Return: 0 with the name in @buf; -%ENOENT when @index is past the last
+ * name; -%E2BIG when the name does not fit in @size bytes (@buf then holds
+ * what fits).
+ */
+int perfkmod_event_name(unsigned int index, char *buf, size_t size);
 
 #endif /* _PERFKMOD_H */

@@ -30,6 +30,10 @@
 #                module: no object file calls into another that calls
 #                back, directly or through others (the names perfkmod.h
 #                declares, the exported API, aside); names each cycle
+#   control-includes
+#                control/, the root interface, is a client of perfkmod.h:
+#                its files include perfkmod.h, control/'s own headers and
+#                <linux/...> headers, nothing else (not internal.h)
 #
 # Prints "PERFKMOD-LINT ok|not ok NAME" lines (scripts/check.sh counts
 # them) with the offending output, and exits 1 when a gate fails.
@@ -229,6 +233,25 @@ for kdir in "${kdirs[@]}"; do
 	fi
 	gate "$name" "$out"
 done
+
+# control-includes: each #include of a file under control/ names
+# "perfkmod.h", a header of control/ itself ("name.h") or <linux/...>.
+out=
+for f in $(echo "$kfiles" | grep '^control/'); do
+	while IFS=: read -r n line; do
+		h=$(echo "$line" | sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//')
+		case $h in
+		'"perfkmod.h"'* | '<linux/'*) continue ;;
+		'"'*)
+			h=${h#\"}
+			h=${h%%\"*}
+			[[ $h == */* || ! -f control/$h ]] || continue
+			;;
+		esac
+		out+="$f:$n: $line"$'\n'
+	done < <(grep -nE '^[[:space:]]*#[[:space:]]*include' "$f")
+done
+gate control-includes "$out"
 
 # The module's object files call one another one way: each cycle of
 # "A has an undefined symbol B defines", in each build above.

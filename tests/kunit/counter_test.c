@@ -17,6 +17,7 @@
 #include "counter_event.h"
 #include "cpu_events.h"
 #include "internal.h"
+#include "control/dec_u64.h"
 #include "test.h"
 
 /* What makes a software event count, from the test's own kernel thread. */

@@ -2,7 +2,8 @@
 /*
  * KUnit suite for perfkmod_parse(): every valid spec gives exactly the
  * fields listed, every invalid one exactly the errno listed, and a failed
- * parse leaves the config untouched.
+ * parse leaves the config untouched; and for perfkmod_event_name(), the
+ * grammar's event names in turn.
  */
 #include <kunit/test.h>
 #include <linux/hw_breakpoint.h>
@@ -94,10 +95,61 @@ static void parse_length_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_parse(spec, &got), -E2BIG);
 }
 
+/*
+ * perfkmod_event_name() gives perf's names, each a spec that parses, no two
+ * the same event, in the grammar's order, then -ENOENT; a short buffer is
+ * -E2BIG.
+ */
+static void event_names(struct kunit *test)
+{
+	struct perfkmod_config *cfgs;
+	char name[PERFKMOD_SPEC_MAX + 1];
+	unsigned int j, n = 0;
+	int err;
+
+	cfgs = kunit_kcalloc(test, 256, sizeof(*cfgs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cfgs);
+	while (!(err = perfkmod_event_name(n, name, sizeof(name)))) {
+		KUNIT_ASSERT_LT(test, n, 256);
+		KUNIT_ASSERT_EQ_MSG(test, perfkmod_parse(name, &cfgs[n]), 0,
+				    "%s", name);
+		for (j = 0; j < n; j++)
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       cfgs[j].type == cfgs[n].type &&
+					       cfgs[j].config == cfgs[n].config,
+					       "%u and %s", j, name);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, err, -ENOENT);
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(n + 1, name, sizeof(name)),
+			-ENOENT);
+	/* 10 hardware, 12 software, 7 caches * 3 operations * 2 results */
+	KUNIT_EXPECT_EQ(test, n, 10 + 12 + 7 * 3 * 2);
+
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(0, name, sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "cycles");
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(10, name, sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "cpu-clock");
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(22, name, sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "L1-dcache-load-misses");
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(23, name, sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "L1-dcache-load-accesses");
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(n - 1, name, sizeof(name)),
+			0);
+	KUNIT_EXPECT_STREQ(test, name, "node-prefetch-accesses");
+
+	/* "cycles" takes 7 bytes, "L1-dcache-load-misses" 22 */
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(0, name, 7), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(0, name, 6), -E2BIG);
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(22, name, 22), 0);
+	KUNIT_EXPECT_EQ(test, perfkmod_event_name(22, name, 21), -E2BIG);
+}
+
 static struct kunit_case perfkmod_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_valid, valid_gen_params),
 	KUNIT_CASE_PARAM(parse_invalid, invalid_gen_params),
 	KUNIT_CASE(parse_length_limit),
+	KUNIT_CASE(event_names),
 	{}
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The named counters of root users: the commands of the debugfs control
- * file, the counters= module parameter, and the limits that bound both.
+ * The named counters and series of root users, and the commands of the
+ * debugfs control file that make and drive them (params.c makes those of
+ * counters= and series= with the same functions; limits.c bounds both).
  *
  * Everything here goes through the exported API, as a client module would:
  * text is parsed by perfkmod_parse(), counters are made by
@@ -26,87 +27,15 @@
  */
 #include <linux/ctype.h>
 #include <linux/ktime.h>
-#include <linux/moduleparam.h>
 #include <linux/ratelimit.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "control.h"
 
-/* counters="NAME=SPEC;NAME=SPEC": created at load time, or the load fails */
-static char *counters;
-module_param(counters, charp, 0400);
-MODULE_PARM_DESC(counters, "counters to create at load time: \"NAME=SPEC;NAME=SPEC...\"; a bad one fails the load");
-
-/*
- * series="NAME=INTERVAL:COUNTER:COUNTER;...": the series command's words,
- * ":" between them (a blank would end the parameter); made after the
- * counters= ones, or the load fails
- */
-static char *series;
-module_param(series, charp, 0400);
-MODULE_PARM_DESC(series, "series to create at load time: \"NAME=INTERVAL|every=TRIGGER[,records=N]:COUNTER:COUNTER...;...\"; a bad one fails the load");
-
-/* The hard ceilings of max_name_len, max_cmd_len and max_counters. */
-#define PERFKMOD_NAME_LIMIT		255
-#define PERFKMOD_CMD_LIMIT		4096
-#define PERFKMOD_MAX_COUNTERS_LIMIT	65536
-
-/* The longest counter name; a name is a debugfs directory name too. */
-static unsigned int max_name_len = 64;
-
-static int max_name_len_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, PERFKMOD_NAME_LIMIT);
-}
-
-static const struct kernel_param_ops max_name_len_ops = {
-	.set = max_name_len_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(max_name_len, &max_name_len_ops, &max_name_len, 0400);
-MODULE_PARM_DESC(max_name_len, "longest counter name (1-255, default 64)");
-
-/* The longest command one write(2) to control may hold. */
-static unsigned int max_cmd_len = 512;
-
-static int max_cmd_len_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 16, PERFKMOD_CMD_LIMIT);
-}
-
-static const struct kernel_param_ops max_cmd_len_ops = {
-	.set = max_cmd_len_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(max_cmd_len, &max_cmd_len_ops, &max_cmd_len, 0400);
-MODULE_PARM_DESC(max_cmd_len, "longest control command in bytes (16-4096, default 512)");
-
-/*
- * The most named counters (control and counters=) at once, and the most
- * named series, set at load time only; counters of other modules are
- * theirs to bound.
- */
-static unsigned int max_counters = 256;
-
-static int max_counters_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, PERFKMOD_MAX_COUNTERS_LIMIT);
-}
-
-static const struct kernel_param_ops max_counters_ops = {
-	.set = max_counters_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(max_counters, &max_counters_ops, &max_counters, 0400);
-MODULE_PARM_DESC(max_counters, "most named counters (control, counters=) at once, and most named series (1-65536, default 256)");
-
-/* The named counters and series; perfkmod_named_mutex: see internal.h. */
+/* The named counters and series; perfkmod_named_mutex: see control.h. */
 DEFINE_MUTEX(perfkmod_named_mutex);
 LIST_HEAD(perfkmod_named_list);
 static unsigned int named_count;
@@ -149,7 +78,7 @@ static int check_name(const char *name, const char **why)
 {
 	size_t len = strlen(name), i;
 
-	if (len > READ_ONCE(max_name_len)) {
+	if (len > READ_ONCE(perfkmod_max_name_len)) {
 		*why = "the name is longer than max_name_len";
 		return -ENAMETOOLONG;
 	}
@@ -163,13 +92,19 @@ static int check_name(const char *name, const char **why)
 	return 0;
 }
 
-/*
- * Create counter @name from @spec, and its debugfs directory if @files (a
- * command; those of counters= wait until every one is made). Called with
- * perfkmod_named_mutex held.
+/**
+ * perfkmod_named_add() - create a named counter
+ * @name: its name.
+ * @spec: what it counts, in the event grammar.
+ * @files: whether to make its directory counters/@name/ too: for a command;
+ *	those of counters= wait until every one is made.
+ * @why: set to the reason in words for some of the errors.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Return: 0 or a negative errno.
  */
-static int add_named(const char *name, const char *spec, bool files,
-		     const char **why)
+int perfkmod_named_add(const char *name, const char *spec, bool files,
+		       const char **why)
 {
 	struct perfkmod_config cfg;
 	struct perfkmod_counter *c;
@@ -188,7 +123,7 @@ static int add_named(const char *name, const char *spec, bool files,
 		return err;
 	if (name_taken(name))
 		return -EEXIST;
-	if (named_count >= max_counters) {
+	if (named_count >= perfkmod_max_counters) {
 		*why = "max_counters counters exist already";
 		return -ENOSPC;
 	}
@@ -220,7 +155,7 @@ err_free:
 /*
  * Unlink @n and remove its files; called with perfkmod_named_mutex held.
  * debugfs_remove() waits for the reads of @n under way (not for their
- * copies to user space, see debugfs.c).
+ * copies to user space, see counter_files.c).
  */
 static void unlink_named(struct perfkmod_named *n)
 {
@@ -316,16 +251,25 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 	return 0;
 }
 
-/*
- * Create series @name: @words are its options (parse_series_opts()) and
- * the names of the counters it reads; its debugfs directory too if @files, as for
- * add_named(). Called with perfkmod_named_mutex held.
+/**
+ * perfkmod_named_series_add() - create a named series
+ * @name: its name.
+ * @words: its options ("INTERVAL[,records=N]" or
+ *	"every=TRIGGER[,records=N]"), then the names of the counters it reads.
+ * @nwords: how many @words there are.
+ * @files: whether to make its directory series/@name/ too, as for
+ *	perfkmod_named_add().
+ * @why: set to the reason in words for some of the errors.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Return: 0 or a negative errno.
  */
-static int add_series(const char *name, char **words, int nwords,
-		      bool files, const char **why)
+int perfkmod_named_series_add(const char *name, char **words, int nwords,
+			      bool files, const char **why)
 {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	struct perfkmod_series_config cfg = { .counters = counters };
+	struct perfkmod_named *uses[PERFKMOD_SERIES_MAX_COUNTERS + 1];
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	const char *trigger;
@@ -357,6 +301,7 @@ static int add_series(const char *name, char **words, int nwords,
 			return -ENOENT;
 		}
 		cfg.trigger = n->counter;
+		uses[nwords - 1] = n;	/* after the counters read */
 	}
 	for (i = 1; i < nwords; i++) {
 		n = find_named(words[i]);
@@ -364,11 +309,12 @@ static int add_series(const char *name, char **words, int nwords,
 			*why = "a counter the series reads does not exist";
 			return -ENOENT;
 		}
+		uses[cfg.nr_counters] = n;
 		counters[cfg.nr_counters++] = n->counter;
 	}
 	if (name_taken(name))
 		return -EEXIST;
-	if (series_count >= max_counters) {
+	if (series_count >= perfkmod_max_counters) {
 		*why = "max_counters series exist already";
 		return -ENOSPC;
 	}
@@ -398,6 +344,11 @@ static int add_series(const char *name, char **words, int nwords,
 		kfree(ns);
 		return err;
 	}
+	ns->nr_uses = cfg.nr_counters + !!trigger;
+	for (i = 0; i < ns->nr_uses; i++) {
+		ns->uses[i] = uses[i];
+		uses[i]->series_users++;
+	}
 	list_add_tail(&ns->node, &perfkmod_named_series_list);
 	series_count++;
 	if (files)
@@ -411,11 +362,15 @@ static int add_series(const char *name, char **words, int nwords,
  */
 static void del_series(struct perfkmod_named_series *ns)
 {
+	unsigned int i;
+
 	lockdep_assert_held(&perfkmod_named_mutex);
 	list_del(&ns->node);
 	series_count--;
 	perfkmod_debugfs_series_remove(ns);
 	perfkmod_series_release(ns->series);
+	for (i = 0; i < ns->nr_uses; i++)
+		ns->uses[i]->series_users--;
 	kfree(ns);
 }
 
@@ -487,14 +442,16 @@ enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
 
 static_assert(ARRAY_SIZE(commands) == CMD_SERIES + 1);
 
-/*
- * Words of a command, split on blanks: the longest is series's, and one
- * more, so that a series of too many counters is told so.
+/**
+ * perfkmod_split_words() - split a command on blanks
+ * @s: the command; its blanks become NULs.
+ * @words: the words, at most %PERFKMOD_MAX_WORDS.
+ * @why: set to the reason in words when there are too many.
+ *
+ * Context: any context.
+ * Return: how many words, or -%EINVAL for too many.
  */
-#define MAX_WORDS	(3 + PERFKMOD_SERIES_MAX_COUNTERS + 1)
-
-/* Split @s on blanks into @words; how many, or -EINVAL for too many. */
-static int split_words(char *s, char **words, const char **why)
+int perfkmod_split_words(char *s, char **words, const char **why)
 {
 	int nwords = 0;
 	char *w;
@@ -502,7 +459,7 @@ static int split_words(char *s, char **words, const char **why)
 	while ((w = strsep(&s, " \t"))) {
 		if (!*w)
 			continue;
-		if (nwords == MAX_WORDS) {
+		if (nwords == PERFKMOD_MAX_WORDS) {
 			*why = "too many words";
 			return -EINVAL;
 		}
@@ -516,11 +473,11 @@ static int exec_locked(char *line, const char **why)
 {
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
-	char *words[MAX_WORDS];
+	char *words[PERFKMOD_MAX_WORDS];
 	int nwords, cmd;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
-	nwords = split_words(line, words, why);
+	nwords = perfkmod_split_words(line, words, why);
 	if (nwords < 0)
 		return nwords;
 	if (!nwords || words[0][0] == '#')
@@ -540,9 +497,10 @@ static int exec_locked(char *line, const char **why)
 		return -EINVAL;
 	}
 	if (cmd == CMD_ADD)
-		return add_named(words[1], words[2], true, why);
+		return perfkmod_named_add(words[1], words[2], true, why);
 	if (cmd == CMD_SERIES)
-		return add_series(words[1], words + 2, nwords - 2, true, why);
+		return perfkmod_named_series_add(words[1], words + 2, nwords - 2,
+						 true, why);
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {
@@ -558,7 +516,7 @@ static int exec_locked(char *line, const char **why)
 	}
 	switch (cmd) {
 	case CMD_DEL:
-		if (atomic_read(&n->counter->users)) {
+		if (n->series_users) {
 			*why = "a series reads this counter: del the series first";
 			return -EBUSY;
 		}
@@ -625,7 +583,7 @@ static int exec_line(char *line)
  */
 ssize_t perfkmod_control_write(const char __user *ubuf, size_t count)
 {
-	size_t max = READ_ONCE(max_cmd_len), n = min(count, max);
+	size_t max = READ_ONCE(perfkmod_max_cmd_len), n = min(count, max);
 	size_t done = 0, len;
 	char *buf, *nl;
 	int err = 0;
@@ -706,15 +664,19 @@ void perfkmod_control_last_error(struct seq_file *m)
 	mutex_unlock(&perfkmod_named_mutex);
 }
 
-/*
- * Release every named series, then every named counter; called with
- * perfkmod_named_mutex held.
+/**
+ * perfkmod_named_release_all() - release every named series and counter
+ *
+ * The series first: they read the counters.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
-static void release_all(void)
+void perfkmod_named_release_all(void)
 {
 	struct perfkmod_named_series *ns, *ns_tmp;
 	struct perfkmod_named *n, *tmp;
 
+	lockdep_assert_held(&perfkmod_named_mutex);
 	list_for_each_entry_safe(ns, ns_tmp, &perfkmod_named_series_list, node)
 		del_series(ns);
 	list_for_each_entry_safe(n, tmp, &perfkmod_named_list, node) {
@@ -724,105 +686,22 @@ static void release_all(void)
 	named_count = 0;
 }
 
-/*
- * Make one entry of counters= ("NAME=SPEC") or series= ("NAME=INTERVAL:
- * COUNTER:COUNTER..."); called with perfkmod_named_mutex held.
- */
-static int load_entry(char *entry, bool is_series, const char **why)
-{
-	char *words[MAX_WORDS], *rest = strchr(entry, '=');
-	int nwords;
-
-	if (!rest) {
-		*why = is_series ? "an entry is NAME=INTERVAL|every=TRIGGER:COUNTER..." :
-				   "an entry is NAME=SPEC";
-		return -EINVAL;
-	}
-	*rest++ = '\0';
-	if (!is_series)
-		return add_named(entry, rest, false, why);
-	strreplace(rest, ':', ' ');
-	nwords = split_words(rest, words, why);
-	if (nwords < 0)
-		return nwords;
-	return add_series(entry, words, nwords, false, why);
-}
-
-/* Make each entry of "ENTRY;ENTRY...", or the first error, logged. */
-static int load_param(const char *param, const char *pname, bool is_series)
-{
-	char *list, *s, *entry, *copy;
-	const char *why = NULL;
-	int err = 0;
-
-	list = kstrdup(param, GFP_KERNEL);
-	if (!list)
-		return -ENOMEM;
-	s = list;
-	while ((entry = strsep(&s, ";"))) {
-		entry = strim(entry);
-		if (!*entry)
-			continue;
-		/* the entry as written, for the error message */
-		copy = kstrdup(entry, GFP_KERNEL);
-		err = copy ? load_entry(entry, is_series, &why) : -ENOMEM;
-		if (err)
-			pr_err("%s=: \"%s\": %pe: %s; not loading\n", pname,
-			       copy ?: entry, ERR_PTR(err),
-			       why ?: perfkmod_strerror(err));
-		kfree(copy);
-		if (err)
-			break;
-	}
-	kfree(list);
-	return err;
-}
-
 /**
- * perfkmod_control_init() - create the counters= and series= ones
+ * perfkmod_named_add_files() - make the directory of every named counter
+ *	and series
  *
- * Each entry of counters= ("NAME=SPEC;NAME=SPEC...") and then of series=
- * must be created, or none is and the load fails with the errno of the
- * first that could not be, logged with the reason. Their debugfs
- * directories are made once all are, so that none exists when the load
- * fails.
+ * For those made without theirs (those of counters= and series=).
  *
- * Context: process context, may sleep; called once from module init,
- * after perfkmod_debugfs_init() and before the files at the top exist.
- * Return: 0 or a negative errno.
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
-int perfkmod_control_init(void)
+void perfkmod_named_add_files(void)
 {
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
-	int err = 0;
 
-	mutex_lock(&perfkmod_named_mutex);
-	if (counters && *counters)
-		err = load_param(counters, "counters", false);
-	if (!err && series && *series)
-		err = load_param(series, "series", true);
-	if (err) {
-		release_all();
-	} else {
-		list_for_each_entry(n, &perfkmod_named_list, node)
-			perfkmod_debugfs_counter_add(n);
-		list_for_each_entry(ns, &perfkmod_named_series_list, node)
-			perfkmod_debugfs_series_add(ns);
-	}
-	mutex_unlock(&perfkmod_named_mutex);
-	return err;
-}
-
-/**
- * perfkmod_control_exit() - release every named series and counter
- *
- * Context: process context, may sleep; called once from module exit, after
- * the debugfs files are gone (so no command can run).
- */
-void perfkmod_control_exit(void)
-{
-	mutex_lock(&perfkmod_named_mutex);
-	release_all();
-	mutex_unlock(&perfkmod_named_mutex);
+	lockdep_assert_held(&perfkmod_named_mutex);
+	list_for_each_entry(n, &perfkmod_named_list, node)
+		perfkmod_debugfs_counter_add(n);
+	list_for_each_entry(ns, &perfkmod_named_series_list, node)
+		perfkmod_debugfs_series_add(ns);
 }

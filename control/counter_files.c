@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The debugfs interface under /sys/kernel/debug/perfkmod/:
+ * The directories of the named counters and series under
+ * /sys/kernel/debug/perfkmod/ (files.c lists every file of the directory):
  *
- *	control			0600 commands (control.c); lists the counters
- *	last_error		0400 why the last command failed
- *	list			0400 every counter, raw numbers for programs
- *	events			0400 which named events this machine can create
  *	counters/NAME/value	0400 the count
  *	counters/NAME/stat	0400 value, enabled ns, running ns, scaled, state
  *	counters/NAME/spec	0400 the spec it was made from
@@ -17,20 +14,19 @@
  *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER..." or
  *				"every=TRIGGER[,records=N] COUNTER...", as taken
  *
- * This file makes the directory, and the files of each named counter and
- * series for control.c; the files at the top are toplevel.c's. Read-only
- * files have no write bit, so they still open under kernel lockdown, which
- * refuses every debugfs file that has one. Everything goes through the
- * exported API, as a client module would.
+ * This file makes counters/ and series/, and the directory of each named
+ * counter and series for commands.c. Read-only files have no write bit, so
+ * they still open under kernel lockdown, which refuses every debugfs file
+ * that has one.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "internal.h"
+#include "control.h"
+#include "dec_u64.h"
 
-static struct dentry *perfkmod_dir;
 static struct dentry *counters_dir;
 static struct dentry *series_dir;
 
@@ -41,13 +37,26 @@ static const char * const state_names[] = {
 	[PERFKMOD_STATE_EXIT] = "exit",
 };
 
-/* The name of @state in stat and list. */
+/**
+ * perfkmod_state_name() - the name of a counter's state
+ * @state: the state.
+ *
+ * Context: any context.
+ * Return: the word stat and list give for @state.
+ */
 const char *perfkmod_state_name(enum perfkmod_state state)
 {
 	return state < ARRAY_SIZE(state_names) ? state_names[state] : "?";
 }
 
-/* Whether @c samples: it has an overflow file and overflow statistics. */
+/**
+ * perfkmod_is_sampling() - whether a counter samples
+ * @c: the counter.
+ *
+ * Context: any context.
+ * Return: true when @c samples: it has an overflow file and overflow
+ * statistics.
+ */
 bool perfkmod_is_sampling(const struct perfkmod_counter *c)
 {
 	return perfkmod_config_samples(perfkmod_counter_config(c));
@@ -242,14 +251,14 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
  * perfkmod_debugfs_counter_add() - create counters/NAME/ for a new counter
  * @n: the named counter, in perfkmod_named_list.
  *
- * Does nothing before perfkmod_debugfs_init() or after
- * perfkmod_debugfs_exit().
+ * Does nothing before perfkmod_counter_files_init() or after
+ * perfkmod_counter_files_exit().
  *
- * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Context: process context, may sleep; perfkmod_named_mutex held (its
+ * caller asserts it).
  */
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!counters_dir)
 		return;
 	n->dir = debugfs_create_dir(n->name, counters_dir);
@@ -271,14 +280,14 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
  *
  * Waits for the reads of the counter that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @n. After perfkmod_debugfs_exit(), which
- * removed it with the rest, it only forgets it.
+ * fail with -EIO and never reach @n. After perfkmod_counter_files_exit()
+ * (it is removed with the rest), it only forgets it.
  *
- * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Context: process context, may sleep; perfkmod_named_mutex held (its
+ * caller asserts it).
  */
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (counters_dir)
 		debugfs_remove(n->dir);
 	n->dir = NULL;
@@ -307,7 +316,7 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 #define SERIES_BATCH	32
 
 struct series_reader {
-	struct mutex lock;	/* see "Locks" in internal.h */
+	struct mutex lock;	/* see "Locks" in control.h */
 	int cpu;		/* the CPU whose ring is read next */
 	size_t off, len;	/* the part of @buf still to be read */
 	struct perfkmod_series_record recs[SERIES_BATCH];
@@ -459,14 +468,14 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
  * perfkmod_debugfs_series_add() - create series/NAME/ for a new series
  * @ns: the named series, in perfkmod_named_series_list.
  *
- * Does nothing before perfkmod_debugfs_init() or after
- * perfkmod_debugfs_exit().
+ * Does nothing before perfkmod_counter_files_init() or after
+ * perfkmod_counter_files_exit().
  *
- * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Context: process context, may sleep; perfkmod_named_mutex held (its
+ * caller asserts it).
  */
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!series_dir)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
@@ -484,64 +493,47 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
  *
  * Waits for the reads of the series that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @ns. After perfkmod_debugfs_exit(), which
- * removed it with the rest, it only forgets it.
+ * fail with -EIO and never reach @ns. After perfkmod_counter_files_exit()
+ * (it is removed with the rest), it only forgets it.
  *
- * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Context: process context, may sleep; perfkmod_named_mutex held (its
+ * caller asserts it).
  */
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
 {
-	lockdep_assert_held(&perfkmod_named_mutex);
 	if (series_dir)
 		debugfs_remove(ns->dir);
 	ns->dir = NULL;
 }
 
 /**
- * perfkmod_debugfs_init() - create /sys/kernel/debug/perfkmod/
+ * perfkmod_counter_files_init() - create counters/ and series/
+ * @top: the directory /sys/kernel/debug/perfkmod/.
  *
- * Creates the directory and its counters/ and series/, before anything
- * adds to them. Like every debugfs user, perfkmod does not check what
- * debugfs returns: the module works without its files.
+ * Before anything adds to them. Like every debugfs user, perfkmod does not
+ * check what debugfs returns: the module works without its files.
  *
- * Context: process context, may sleep; called once from module init,
- * before perfkmod_control_init().
+ * Context: process context, may sleep; called once from
+ * perfkmod_control_init(), before perfkmod_params_load().
  */
-void perfkmod_debugfs_init(void)
+void perfkmod_counter_files_init(struct dentry *top)
 {
-	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
-	counters_dir = debugfs_create_dir("counters", perfkmod_dir);
-	series_dir = debugfs_create_dir("series", perfkmod_dir);
+	counters_dir = debugfs_create_dir("counters", top);
+	series_dir = debugfs_create_dir("series", top);
 }
 
 /**
- * perfkmod_debugfs_file() - create a file at the top of the directory
- * @name: its name.
- * @mode: its permissions.
- * @fops: its operations, which the debugfs proxy runs (debugfs_create_file()).
+ * perfkmod_counter_files_exit() - forget counters/ and series/
  *
- * Like every debugfs user, perfkmod does not check what debugfs returns.
+ * Once their parent is removed, with them and every directory in them:
+ * perfkmod_debugfs_counter_remove() and perfkmod_debugfs_series_remove()
+ * then only forget the directory of the counter or series.
  *
- * Context: process context, may sleep; after perfkmod_debugfs_init().
+ * Context: process context; called from perfkmod_control_exit(), and
+ * from perfkmod_control_init() when it fails.
  */
-void perfkmod_debugfs_file(const char *name, umode_t mode,
-			   const struct file_operations *fops)
+void perfkmod_counter_files_exit(void)
 {
-	debugfs_create_file(name, mode, perfkmod_dir, NULL, fops);
-}
-
-/**
- * perfkmod_debugfs_exit() - remove /sys/kernel/debug/perfkmod/ and its files
- *
- * Waits for running readers and writers; no command runs after it.
- *
- * Context: process context, may sleep; called once from module exit,
- * before perfkmod_control_exit().
- */
-void perfkmod_debugfs_exit(void)
-{
-	debugfs_remove(perfkmod_dir);
-	/* the directories of the counters and series went with it */
 	counters_dir = NULL;
 	series_dir = NULL;
 }

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The files at the top of /sys/kernel/debug/perfkmod/, each registered in
- * perfkmod_toplevel_init(). The directory is debugfs.c's, whose header
- * lists every file; Documentation/perfkmod.rst documents them. The
- * commands and the named counters are control.c's; everything else goes
- * through the exported API, as a client module would.
+ * The root users' interface: the directory /sys/kernel/debug/perfkmod/,
+ * the files at its top, and the interface's init and exit, which module
+ * init and exit call. Documentation/perfkmod.rst documents every file:
+ *
+ *	control			0600 commands (commands.c); lists the counters
+ *	last_error		0400 why the last command failed
+ *	list			0400 every counter, raw numbers for programs
+ *	events			0400 which named events this machine can create
+ *	counters/NAME/...	the files of a named counter (counter_files.c)
+ *	series/NAME/...		the files of a named series (counter_files.c)
+ *
+ * Everything in control/ goes through the exported API, as a client
+ * module would.
  */
 #include <linux/debugfs.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 
-#include "internal.h"
+#include "control.h"
+#include "dec_u64.h"
 
 static int control_show(struct seq_file *m, void *v)
 {
@@ -207,23 +216,6 @@ static const struct file_operations list_fops = {
 	.release = single_release,
 };
 
-/* The named events of the grammar that events probes (perf's names). */
-static const char * const probe_events[] = {
-	"cycles", "instructions", "cache-references", "cache-misses",
-	"branch-instructions", "branch-misses", "bus-cycles",
-	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
-	"cpu-clock", "task-clock", "page-faults", "context-switches",
-	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-};
-
-static const char * const probe_caches[] = {
-	"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node",
-};
-
-static const char * const probe_ops[] = { "load", "store", "prefetch" };
-static const char * const probe_results[] = { "misses", "accesses" };
-
 /*
  * Try event @name: create it (disabled, on the reading task) and release
  * it, and give its line of events, "ok" or why not.
@@ -250,35 +242,70 @@ static void try_event(struct seq_file *m, const char *name)
 		seq_printf(m, "%-32s ok\n", name);
 }
 
+/* A line for each named event of the grammar (perfkmod_event_name()). */
 static int events_show(struct seq_file *m, void *v)
 {
-	char name[64];
-	size_t i, j, k;
+	char name[PERFKMOD_SPEC_MAX + 1];
+	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(probe_events); i++)
-		try_event(m, probe_events[i]);
-	for (i = 0; i < ARRAY_SIZE(probe_caches); i++)
-		for (j = 0; j < ARRAY_SIZE(probe_ops); j++)
-			for (k = 0; k < ARRAY_SIZE(probe_results); k++) {
-				snprintf(name, sizeof(name), "%s-%s-%s",
-					 probe_caches[i], probe_ops[j],
-					 probe_results[k]);
-				try_event(m, name);
-			}
+	for (i = 0; !perfkmod_event_name(i, name, sizeof(name)); i++)
+		try_event(m, name);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(events);
 
+static struct dentry *perfkmod_dir;
+
 /**
- * perfkmod_toplevel_init() - create the files at the top of the directory
+ * perfkmod_control_init() - create the directory, the counters= and
+ *	series= ones, and the files at the top
  *
- * Context: process context, may sleep; called once from module init,
- * after perfkmod_debugfs_init(), once nothing of the init can fail.
+ * The files at the top come last, once nothing can fail: when the
+ * counters= or series= ones cannot all be made, the directory is removed
+ * and no command could run meanwhile. Like every debugfs user, perfkmod
+ * does not check what debugfs returns: the module works without its files.
+ *
+ * Context: process context, may sleep; called once from module init, last.
+ * Return: 0 or a negative errno, from perfkmod_params_load().
  */
-void perfkmod_toplevel_init(void)
+int perfkmod_control_init(void)
 {
-	perfkmod_debugfs_file("control", 0600, &control_fops);
-	perfkmod_debugfs_file("last_error", 0400, &last_error_fops);
-	perfkmod_debugfs_file("list", 0400, &list_fops);
-	perfkmod_debugfs_file("events", 0400, &events_fops);
+	int err;
+
+	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
+	/* the directories first: the counters= ones add theirs to them */
+	perfkmod_counter_files_init(perfkmod_dir);
+	err = perfkmod_params_load();
+	if (err)
+		goto err_dir;
+	debugfs_create_file("control", 0600, perfkmod_dir, NULL, &control_fops);
+	debugfs_create_file("last_error", 0400, perfkmod_dir, NULL,
+			    &last_error_fops);
+	debugfs_create_file("list", 0400, perfkmod_dir, NULL, &list_fops);
+	debugfs_create_file("events", 0400, perfkmod_dir, NULL, &events_fops);
+	return 0;
+
+err_dir:
+	debugfs_remove(perfkmod_dir);
+	perfkmod_counter_files_exit();
+	return err;
+}
+
+/**
+ * perfkmod_control_exit() - remove the directory, release every named
+ *	series and counter
+ *
+ * Removing the directory waits for its running readers and writers: no
+ * command runs after it.
+ *
+ * Context: process context, may sleep; called once from module exit, first.
+ */
+void perfkmod_control_exit(void)
+{
+	debugfs_remove(perfkmod_dir);
+	/* the directories of the counters and series went with it */
+	perfkmod_counter_files_exit();
+	mutex_lock(&perfkmod_named_mutex);
+	perfkmod_named_release_all();
+	mutex_unlock(&perfkmod_named_mutex);
 }

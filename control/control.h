@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The root users' interface, a client of perfkmod.h: the debugfs control
+ * file and the named counters and series it makes (commands.c), the
+ * module parameters that make them at load time (params.c) and bound them
+ * (limits.c), the files of each (counter_files.c), and the directory with
+ * its files at the top (files.c). Module init and exit call
+ * perfkmod_control_init() and perfkmod_control_exit(); nothing else of the
+ * module calls in here, and nothing here calls the module but through
+ * perfkmod.h.
+ *
+ * Locks
+ *
+ * Those of the interface, outermost first; the module's own (perfkmod.h's
+ * functions take them) are all taken under these, and its "Locks" map
+ * (internal.h) places these above them:
+ *
+ *	perfkmod_named_mutex > perfkmod_named.lock > the module's locks
+ *
+ *	series_reader.lock > the series' read lock (perfkmod_series_read())
+ *
+ * perfkmod_named_mutex (commands.c)
+ *	Protects the named counters' and series' lists and counts,
+ *	last_error, each one's @dir (its debugfs directory is added and
+ *	removed under it, and all of them at once by perfkmod_control_exit(),
+ *	once no command can run), and each named counter's @series_users,
+ *	which del checks. Taken by the control file's writes and reads,
+ *	last_error, list, and module init and exit; never in a CPU hotplug
+ *	callback nor under cpu_hotplug_lock. Held while a counter or series
+ *	is released (perfkmod_counter_release() waits for the module's
+ *	workqueues and takes its locks) and while a directory is removed,
+ *	which waits for the reads of its files (they take perfkmod_named.lock
+ *	or the module's locks through perfkmod.h, never this).
+ * perfkmod_named.lock (struct perfkmod_named)
+ *	Protects @spec, which the period command rewrites: written under
+ *	both locks, read under either. Taken under perfkmod_named_mutex
+ *	(period, the control file's listing) or alone (the spec file);
+ *	period sets the counter's period under it.
+ * series_reader.lock (counter_files.c), an open records file's
+ *	One read(2) of the file at a time: its CPU, its buffer and what is
+ *	left of it. Held over the series' read (perfkmod_series_read(),
+ *	which takes the series' read lock) and over the copy to user space,
+ *	which may fault (mmap_lock); the file's debugfs reference is taken
+ *	and dropped under it around the series' read only, so that a del
+ *	waiting for the reference under perfkmod_named_mutex never waits for
+ *	a fault. Taken under no lock.
+ */
+#ifndef _PERFKMOD_CONTROL_H
+#define _PERFKMOD_CONTROL_H
+
+#include <linux/compiler_types.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include "perfkmod.h"
+
+struct dentry;
+struct seq_file;
+
+/* The hard ceiling of max_name_len. */
+#define PERFKMOD_NAME_LIMIT	255
+
+/*
+ * Words of a command, split on blanks: the longest is series's, and one
+ * more, so that a series of too many counters is told so.
+ */
+#define PERFKMOD_MAX_WORDS	(3 + PERFKMOD_SERIES_MAX_COUNTERS + 1)
+
+/**
+ * struct perfkmod_named - a counter root made through debugfs or counters=
+ * @node: entry in perfkmod_named_list, under perfkmod_named_mutex.
+ * @counter: the counter.
+ * @dir: its debugfs directory counters/@name; under perfkmod_named_mutex.
+ * @lock: protects @spec; see "Locks" above.
+ * @series_users: how many times the named series read it or trigger on
+ *	it; del refuses to release it while any does. Under
+ *	perfkmod_named_mutex.
+ * @spec: the spec it was made from, as an add command takes it.
+ * @name: its name.
+ *
+ * The files of counters/@name/ reach it through their inode's private
+ * pointer without perfkmod_named_mutex: debugfs_remove() of @dir waits
+ * for the reads of it under way (never for a copy to user space, see
+ * counter_files.c) before the counter is released.
+ */
+struct perfkmod_named {
+	struct list_head node;
+	struct perfkmod_counter *counter;
+	struct dentry *dir;
+	struct mutex lock;	/* see "Locks" above */
+	unsigned int series_users;
+	char spec[PERFKMOD_SPEC_MAX + 1];
+	char name[];
+};
+
+/**
+ * struct perfkmod_named_series - a series made through debugfs or series=
+ * @node: entry in the list of named series, under perfkmod_named_mutex.
+ * @series: the series; it reads named counters, which del refuses to
+ *	release while it exists.
+ * @dir: its debugfs directory series/@name; under perfkmod_named_mutex.
+ * @uses: the named counters it reads, then its trigger; each counted in
+ *	its @series_users.
+ * @nr_uses: how many @uses has.
+ * @args: the rest of the command that made it, "INTERVAL[,records=N]
+ *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
+ *	same allocation, after @name.
+ * @name: its name, in the namespace of the named counters.
+ *
+ * Like a named counter's, the files of series/@name/ reach it through
+ * their inode's private pointer: debugfs_remove() of @dir waits for the
+ * reads of it under way before the series is released.
+ */
+struct perfkmod_named_series {
+	struct list_head node;
+	struct perfkmod_series *series;
+	struct dentry *dir;
+	struct perfkmod_named *uses[PERFKMOD_SERIES_MAX_COUNTERS + 1];
+	unsigned int nr_uses;
+	const char *args;
+	char name[];
+};
+
+/* files.c: the directory and its files at the top; module init and exit */
+int perfkmod_control_init(void);
+void perfkmod_control_exit(void);
+
+/* commands.c: the named counters and series, and the control file */
+extern struct mutex perfkmod_named_mutex;	/* see "Locks" above */
+extern struct list_head perfkmod_named_list;	/* under the mutex */
+
+int perfkmod_named_add(const char *name, const char *spec, bool files,
+		       const char **why);
+int perfkmod_named_series_add(const char *name, char **words, int nwords,
+			      bool files, const char **why);
+void perfkmod_named_add_files(void);
+void perfkmod_named_release_all(void);
+int perfkmod_split_words(char *s, char **words, const char **why);
+ssize_t perfkmod_control_write(const char __user *ubuf, size_t count);
+void perfkmod_control_show(struct seq_file *m);
+void perfkmod_control_last_error(struct seq_file *m);
+
+/* params.c: counters= and series= */
+int perfkmod_params_load(void);
+
+/* limits.c: max_name_len, max_cmd_len and max_counters */
+extern unsigned int perfkmod_max_name_len;
+extern unsigned int perfkmod_max_cmd_len;
+extern unsigned int perfkmod_max_counters;
+
+/* counter_files.c: counters/, series/ and the directory of each */
+void perfkmod_counter_files_init(struct dentry *top);
+void perfkmod_counter_files_exit(void);
+const char *perfkmod_state_name(enum perfkmod_state state);
+bool perfkmod_is_sampling(const struct perfkmod_counter *c);
+void perfkmod_debugfs_counter_add(struct perfkmod_named *n);
+void perfkmod_debugfs_counter_remove(struct perfkmod_named *n);
+void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns);
+void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns);
+
+#endif /* _PERFKMOD_CONTROL_H */
