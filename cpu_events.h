@@ -53,11 +53,11 @@ struct perfkmod_cpu_share {
 	unsigned int event_seq;
 	/*
 	 * Of a PMU that counts for several CPUs at once (see
-	 * event_is_shared() in cpu_events.c): the number plus one of the counted
-	 * CPU
-	 * whose event counts what this CPU's would, so that this CPU has
-	 * none; 0 otherwise. Changed under &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read
-	 * locklessly by perfkmod_counter_read_local().
+	 * event_is_shared() in cpu_events.c): the number plus one of the
+	 * counted CPU whose event counts what this CPU's would, so that this
+	 * CPU has none; 0 otherwise. Changed under
+	 * &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read locklessly by
+	 * perfkmod_counter_read_local().
 	 */
 	unsigned int served_by;
 	/*
@@ -65,8 +65,8 @@ struct perfkmod_cpu_share {
 	 * PMU does not serve (a hybrid system's PMU of the other kind of
 	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
 	 * long as some CPU counts (@err is 0). Changed under
-	 * &perfkmod_cpu_events.sync_lock
-	 * (WRITE_ONCE()), read locklessly by perfkmod_counter_read_local().
+	 * &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read locklessly by
+	 * perfkmod_counter_read_local().
 	 */
 	int absent;
 };

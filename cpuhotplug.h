@@ -6,10 +6,11 @@
  * for writing, after perf's CPUHP_AP_PERF_ONLINE as the CPU comes up and
  * before it as the CPU goes down.
  *
- *   PERFKMOD_CPUHP_COUNTERS  cpu_events.c  one instance for every per-CPU
- *	counter: notes the CPU's change in each counter's share and queues
- *	the counter's hotplug work, which makes or retires the events (see
- *	"Locks" in internal.h: no event is made or released there).
+ *   PERFKMOD_CPUHP_COUNTERS  cpu_events.c  a single-instance state whose
+ *	callbacks walk perfkmod_per_cpu_counters: each notes the CPU's change
+ *	in every counter's share and queues the counter's hotplug work,
+ *	which makes or retires the events (see "Locks" in internal.h: no
+ *	event is made or released there).
  *   PERFKMOD_CPUHP_SERIES    series.c  multi-instance, one instance a
  *	series: starts the CPU's timer as it comes up, cancels it as it
  *	goes down.

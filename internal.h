@@ -127,7 +127,7 @@
  * Module parameters (Documentation/perfkmod.rst, "Module parameters", is
  * where they are documented) are each defined in the file that uses them:
  * counters and series in control/params.c, max_name_len, max_cmd_len and
- * max_counters in control/limits.c, ring_size in overflow.c,
+ * max_counters in control/named.c, ring_size in overflow.c,
  * series_max_mb in series.c.
  */
 
@@ -350,9 +350,5 @@ static __always_inline bool perfkmod_atomic_caller(bool gp)
 #define perfkmod_refuse_atomic()	__perfkmod_refuse_atomic(true)
 /* for the reads, which wait for no grace period (see above) */
 #define perfkmod_refuse_atomic_read()	__perfkmod_refuse_atomic(false)
-
-/* series.c: one CPU's share of a series' counts, for the KUnit suites */
-u64 perfkmod_series_dropped_on(struct perfkmod_series *s, int cpu);
-u64 perfkmod_series_skipped_on(struct perfkmod_series *s, int cpu);
 
 #endif /* _PERFKMOD_INTERNAL_H */

@@ -2,7 +2,7 @@
 /*
  * The named counters and series of root users, and the commands of the
  * debugfs control file that make and drive them (params.c makes those of
- * counters= and series= with the same functions; limits.c bounds both).
+ * counters= and series= with the same functions; named.c bounds both).
  *
  * Everything here goes through the exported API, as a client module would:
  * text is parsed by perfkmod_parse(), counters are made by
@@ -35,9 +35,7 @@
 
 #include "control.h"
 
-/* The named counters and series; perfkmod_named_mutex: see control.h. */
-DEFINE_MUTEX(perfkmod_named_mutex);
-LIST_HEAD(perfkmod_named_list);
+/* The counts of the named counters and series (named.c has their list). */
 static unsigned int named_count;
 static LIST_HEAD(perfkmod_named_series_list);
 static unsigned int series_count;

@@ -2,12 +2,12 @@
 /*
  * The root users' interface, a client of perfkmod.h: the debugfs control
  * file and the named counters and series it makes (commands.c), the
- * module parameters that make them at load time (params.c) and bound them
- * (limits.c), the files of each (counter_files.c), and the directory with
- * its files at the top (files.c). Module init and exit call
- * perfkmod_control_init() and perfkmod_control_exit(); nothing else of the
- * module calls in here, and nothing here calls the module but through
- * perfkmod.h.
+ * module parameters that make them at load time (params.c), their list,
+ * its mutex and their limits (named.c), the files of each
+ * (counter_files.c), and the directory with its files at the top
+ * (files.c). Module init and exit call perfkmod_control_init() and
+ * perfkmod_control_exit(); nothing else of the module calls in here, and
+ * nothing here calls the module but through perfkmod.h.
  *
  * Locks
  *
@@ -19,7 +19,7 @@
  *
  *	series_reader.lock > the series' read lock (perfkmod_series_read())
  *
- * perfkmod_named_mutex (commands.c)
+ * perfkmod_named_mutex (named.c)
  *	Protects the named counters' and series' lists and counts,
  *	last_error, each one's @dir (its debugfs directory is added and
  *	removed under it, and all of them at once by perfkmod_control_exit(),
@@ -144,7 +144,7 @@ void perfkmod_control_last_error(struct seq_file *m);
 /* params.c: counters= and series= */
 int perfkmod_params_load(void);
 
-/* limits.c: max_name_len, max_cmd_len and max_counters */
+/* named.c: the list, its mutex, max_name_len, max_cmd_len and max_counters */
 extern unsigned int perfkmod_max_name_len;
 extern unsigned int perfkmod_max_cmd_len;
 extern unsigned int perfkmod_max_counters;

@@ -20,6 +20,7 @@
  * that has one.
  */
 #include <linux/debugfs.h>
+#include <linux/lockdep.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -254,11 +255,11 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
  * Does nothing before perfkmod_counter_files_init() or after
  * perfkmod_counter_files_exit().
  *
- * Context: process context, may sleep; perfkmod_named_mutex held (its
- * caller asserts it).
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!counters_dir)
 		return;
 	n->dir = debugfs_create_dir(n->name, counters_dir);
@@ -283,11 +284,11 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
  * fail with -EIO and never reach @n. After perfkmod_counter_files_exit()
  * (it is removed with the rest), it only forgets it.
  *
- * Context: process context, may sleep; perfkmod_named_mutex held (its
- * caller asserts it).
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (counters_dir)
 		debugfs_remove(n->dir);
 	n->dir = NULL;
@@ -471,11 +472,11 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
  * Does nothing before perfkmod_counter_files_init() or after
  * perfkmod_counter_files_exit().
  *
- * Context: process context, may sleep; perfkmod_named_mutex held (its
- * caller asserts it).
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (!series_dir)
 		return;
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
@@ -496,11 +497,11 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
  * fail with -EIO and never reach @ns. After perfkmod_counter_files_exit()
  * (it is removed with the rest), it only forgets it.
  *
- * Context: process context, may sleep; perfkmod_named_mutex held (its
- * caller asserts it).
+ * Context: process context, may sleep; perfkmod_named_mutex held.
  */
 void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
 {
+	lockdep_assert_held(&perfkmod_named_mutex);
 	if (series_dir)
 		debugfs_remove(ns->dir);
 	ns->dir = NULL;

@@ -14,6 +14,7 @@
 #include <linux/sort.h>
 
 #include "internal.h"
+#include "series.h"
 #include "test.h"
 
 #define RECS	512

@@ -24,6 +24,7 @@
 #endif
 
 #include "internal.h"
+#include "series.h"
 #include "test.h"
 
 #define RECS	512

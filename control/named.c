@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The limits of the named counters and series: the module parameters
- * max_name_len, max_cmd_len and max_counters, read-only once loaded, which
- * bound the control file's commands and the counters= and series= entries.
+ * What every file of control/ shares of the named counters and series:
+ * the list of the named counters, the mutex that guards them, and their
+ * limits, the module parameters max_name_len, max_cmd_len and
+ * max_counters, read-only once loaded, which bound the control file's
+ * commands and the counters= and series= entries. It calls nothing: the
+ * files that make, list and show the named counters all reach it, and so
+ * may each assert the mutex.
  */
+#include <linux/list.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 
 #include "control.h"
+
+/* The named counters; perfkmod_named_mutex: see control.h. */
+DEFINE_MUTEX(perfkmod_named_mutex);
+LIST_HEAD(perfkmod_named_list);
 
 /*
  * The hard ceilings of max_cmd_len and max_counters; max_name_len's is
