@@ -30,47 +30,17 @@ static void result(bool ok, const char *what, const char *spec)
 		failed++;
 }
 
-/* One field of the config: whether it is as wanted, saying how not. */
-static bool field(const char *name, u64 got, u64 want)
+/* One field of the config that is not as wanted: say how. */
+static void report_field(void *ctx, const char *field, u64 got, u64 want)
 {
-	if (got != want)
-		printf("# %s: %llu, not %llu\n", name, (unsigned long long)got,
-		       (unsigned long long)want);
-	return got == want;
+	printf("# %s: %llu, not %llu\n", field, (unsigned long long)got,
+	       (unsigned long long)want);
 }
 
 static bool same_config(const struct perfkmod_config *got,
 			const struct perfkmod_config *want)
 {
-	bool same = true;
-
-	same &= field("type", got->type, want->type);
-	same &= field("config", got->config, want->config);
-	same &= field("config1", got->config1, want->config1);
-	same &= field("config2", got->config2, want->config2);
-	same &= field("bp_addr", got->bp_addr, want->bp_addr);
-	same &= field("bp_len", got->bp_len, want->bp_len);
-	same &= field("bp_type", got->bp_type, want->bp_type);
-	same &= field("sample_period", got->sample_period, want->sample_period);
-	same &= field("sample_freq", got->sample_freq, want->sample_freq);
-	same &= field("precise_ip", got->precise_ip, want->precise_ip);
-	same &= field("target", got->target, want->target);
-	same &= field("cpu", got->cpu, want->cpu);
-	same &= field("pid", got->pid, want->pid);
-	same &= field("disabled", got->disabled, want->disabled);
-	same &= field("inherit", got->inherit, want->inherit);
-	same &= field("enable_on_exec", got->enable_on_exec, want->enable_on_exec);
-	same &= field("pinned", got->pinned, want->pinned);
-	same &= field("exclusive", got->exclusive, want->exclusive);
-	same &= field("exclude_user", got->exclude_user, want->exclude_user);
-	same &= field("exclude_kernel", got->exclude_kernel, want->exclude_kernel);
-	same &= field("exclude_hv", got->exclude_hv, want->exclude_hv);
-	same &= field("exclude_idle", got->exclude_idle, want->exclude_idle);
-	if (got->task) {
-		printf("# task: not NULL\n");
-		same = false;
-	}
-	return same;
+	return parse_same_config(got, want, report_field, NULL);
 }
 
 /* PERFKMOD_SPEC_MAX characters parse; one more is -E2BIG. */

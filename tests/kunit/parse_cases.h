@@ -11,6 +11,75 @@
 
 #include "perfkmod.h"
 
+/* Told of each field that differs: its name, what a parse gave, what it should */
+typedef void (*parse_differs_t)(void *ctx, const char *field, u64 got, u64 want);
+
+static inline bool parse_field_same(const char *field, u64 got, u64 want,
+				    parse_differs_t differs, void *ctx)
+{
+	if (got != want)
+		differs(ctx, field, got, want);
+	return got == want;
+}
+
+/*
+ * Whether a parse gave @got where @want was due, comparing every field of
+ * struct perfkmod_config that a parse sets (both suites call this: a field
+ * the grammar learns is added here, once), and no task: @differs is told
+ * of each field that differs.
+ */
+static inline bool parse_same_config(const struct perfkmod_config *got,
+				     const struct perfkmod_config *want,
+				     parse_differs_t differs, void *ctx)
+{
+	bool same = !got->task;
+
+	if (got->task)
+		differs(ctx, "task", 1, 0);
+	same &= parse_field_same("type", got->type, want->type, differs, ctx);
+	same &= parse_field_same("config", got->config, want->config,
+				 differs, ctx);
+	same &= parse_field_same("config1", got->config1, want->config1,
+				 differs, ctx);
+	same &= parse_field_same("config2", got->config2, want->config2,
+				 differs, ctx);
+	same &= parse_field_same("bp_addr", got->bp_addr, want->bp_addr,
+				 differs, ctx);
+	same &= parse_field_same("bp_len", got->bp_len, want->bp_len,
+				 differs, ctx);
+	same &= parse_field_same("bp_type", got->bp_type, want->bp_type,
+				 differs, ctx);
+	same &= parse_field_same("sample_period", got->sample_period, want->sample_period,
+				 differs, ctx);
+	same &= parse_field_same("sample_freq", got->sample_freq, want->sample_freq,
+				 differs, ctx);
+	same &= parse_field_same("precise_ip", got->precise_ip, want->precise_ip,
+				 differs, ctx);
+	same &= parse_field_same("target", got->target, want->target,
+				 differs, ctx);
+	same &= parse_field_same("cpu", got->cpu, want->cpu, differs, ctx);
+	same &= parse_field_same("pid", got->pid, want->pid, differs, ctx);
+	same &= parse_field_same("disabled", got->disabled, want->disabled,
+				 differs, ctx);
+	same &= parse_field_same("inherit", got->inherit, want->inherit,
+				 differs, ctx);
+	same &= parse_field_same("enable_on_exec", got->enable_on_exec, want->enable_on_exec,
+				 differs, ctx);
+	same &= parse_field_same("pinned", got->pinned, want->pinned,
+				 differs, ctx);
+	same &= parse_field_same("exclusive", got->exclusive, want->exclusive,
+				 differs, ctx);
+	same &= parse_field_same("exclude_user", got->exclude_user, want->exclude_user,
+				 differs, ctx);
+	same &= parse_field_same("exclude_kernel", got->exclude_kernel, want->exclude_kernel,
+				 differs, ctx);
+	same &= parse_field_same("exclude_hv", got->exclude_hv, want->exclude_hv,
+				 differs, ctx);
+	same &= parse_field_same("exclude_idle", got->exclude_idle, want->exclude_idle,
+				 differs, ctx);
+	return same;
+}
+
 #define HW(id)		.type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_##id
 #define SW(id)		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_##id
 #define CACHE(c, o, r)	.type = PERF_TYPE_HW_CACHE, \

@@ -20,37 +20,17 @@ static void invalid_desc(const struct invalid_case *c, char *desc)
 KUNIT_ARRAY_PARAM_DESC(valid, valid_cases, spec);
 KUNIT_ARRAY_PARAM(invalid, invalid_cases, invalid_desc);
 
+static void report_field(void *ctx, const char *field, u64 got, u64 want)
+{
+	struct kunit *test = ctx;
+
+	KUNIT_FAIL(test, "%s: %llu, not %llu", field, got, want);
+}
+
 static void expect_config(struct kunit *test, const struct perfkmod_config *got,
 			  const struct perfkmod_config *want)
 {
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->type, (u64)want->type, "type");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config, (u64)want->config, "config");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config1, (u64)want->config1, "config1");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->config2, (u64)want->config2, "config2");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_addr, (u64)want->bp_addr, "bp_addr");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_len, (u64)want->bp_len, "bp_len");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->bp_type, (u64)want->bp_type, "bp_type");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->sample_period, (u64)want->sample_period,
-			    "sample_period");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->sample_freq, (u64)want->sample_freq, "sample_freq");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->precise_ip, (u64)want->precise_ip, "precise_ip");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->target, (u64)want->target, "target");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->cpu, (u64)want->cpu, "cpu");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pid, (u64)want->pid, "pid");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->disabled, (u64)want->disabled, "disabled");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->inherit, (u64)want->inherit, "inherit");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->enable_on_exec, (u64)want->enable_on_exec,
-			    "enable_on_exec");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->pinned, (u64)want->pinned, "pinned");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclusive, (u64)want->exclusive, "exclusive");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_user, (u64)want->exclude_user,
-			    "exclude_user");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_kernel, (u64)want->exclude_kernel,
-			    "exclude_kernel");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_hv, (u64)want->exclude_hv, "exclude_hv");
-	KUNIT_EXPECT_EQ_MSG(test, (u64)got->exclude_idle, (u64)want->exclude_idle,
-			    "exclude_idle");
-	KUNIT_EXPECT_NULL(test, got->task);
+	parse_same_config(got, want, report_field, test);
 }
 
 static void parse_valid(struct kunit *test)
