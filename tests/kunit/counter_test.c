@@ -1093,6 +1093,43 @@ static void hw_exclude_idle(struct kunit *test)
 			-EOPNOTSUPP);
 }
 
+/*
+ * The I modifier reaches perf: a spec with it makes events whose attr has
+ * exclude_idle, one without it events whose attr has not, for a task and
+ * for a CPU. A software event, which perf takes with exclude_idle on every
+ * kernel, so that the case runs on every lane (hw_exclude_idle needs a PMU).
+ */
+static void exclude_idle_in_attr(struct kunit *test)
+{
+	static const char * const events[] = {
+		"context-switches", "context-switches:I",
+	};
+	int cpu = cpumask_first(cpu_online_mask);
+	struct perfkmod_counter *c;
+	struct perfkmod_config cfg;
+	struct perf_event *event;
+	char spec[80];
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(events); i++) {
+		snprintf(spec, sizeof(spec), "%s,pid=%d", events[i],
+			 task_pid_vnr(current));
+		KUNIT_ASSERT_EQ_MSG(test, perfkmod_parse(spec, &cfg), 0, "%s", spec);
+		c = test_create(test, &cfg);
+		KUNIT_ASSERT_NOT_NULL_MSG(test, c->event, "%s", spec);
+		KUNIT_EXPECT_EQ_MSG(test, (int)c->event->attr.exclude_idle, i,
+				    "%s", spec);
+
+		snprintf(spec, sizeof(spec), "%s,cpu=%d", events[i], cpu);
+		KUNIT_ASSERT_EQ_MSG(test, perfkmod_parse(spec, &cfg), 0, "%s", spec);
+		c = test_create(test, &cfg);
+		event = perfkmod_cpu_share(c, cpu)->event;
+		KUNIT_ASSERT_NOT_NULL_MSG(test, event, "%s", spec);
+		KUNIT_EXPECT_EQ_MSG(test, (int)event->attr.exclude_idle, i,
+				    "%s", spec);
+	}
+}
+
 /* perfkmod_dec_u64() gives what "%llu" does, at every change of length */
 static void dec_u64_digits(struct kunit *test)
 {
@@ -1141,6 +1178,7 @@ static struct kunit_case perfkmod_counter_cases[] = {
 	KUNIT_CASE(dec_u64_digits),
 	KUNIT_CASE_PARAM(hw_event_counts, hw_gen_params),
 	KUNIT_CASE(hw_exclude_idle),
+	KUNIT_CASE(exclude_idle_in_attr),
 	{}
 };
 
