@@ -75,12 +75,15 @@ test_lane() {
 
 	if guest_scripts | grep -qx -e "$t" -e "test-$t"; then
 		t=${t#test-}
+		test_kind=guest
 		lanes=${lane:-distro}
 		test_args="perfkmod_scripts=test-$t.sh perfkmod_kunit=none"
 	elif kunit_suites | grep -qx "${t%%.*}"; then
+		test_kind=kunit
 		lanes=${lane:-x86-kunit}
 		test_args="perfkmod_scripts=none kunit.filter_glob=$t"
 	elif host_tests | grep -qx "$t"; then
+		test_kind=host
 		lanes=${lane:-host}
 		PERFKMOD_HOST_TEST=$t
 		export PERFKMOD_HOST_TEST
@@ -94,7 +97,7 @@ test_lane() {
 	fi
 }
 
-test_args=
+test_args= test_kind=
 case ${1:-} in
 --quick) lanes=$(lane_names quick) ;;
 --test=*) test_lane "${1#--test=}" "${*:2}" || exit 1 ;;
@@ -106,6 +109,15 @@ for lane in $lanes; do
 		echo "check.sh: no lane '$lane' in tests/lanes: $(lane_names | xargs)"
 		exit 1
 	}
+	# a T= run on a lane that cannot run that kind of test would pass
+	# having run nothing of it
+	if [ -n "$test_kind" ] && ! lane_runs "$test_kind"; then
+		echo "check.sh: lane '$lane' runs no $test_kind test; these do:" \
+			"$(for l in $(lane_names); do
+				lane_get "$l" && lane_runs "$test_kind" && echo "$l"
+			done | xargs)"
+		exit 1
+	fi
 done
 passed=0 failed=0 skipped=0
 # every failure's line, printed again at the end: CI shows only the tail

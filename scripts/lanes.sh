@@ -35,8 +35,10 @@ lane_names() {
 }
 
 lane_get() {
-	local l
+	# no globbing of the line's words (archive:6.12.*), in here only
+	local l -
 
+	set -f
 	l=$(lanes_table | awk -v lane="$1" '$1 == lane') && [ -n "$l" ] ||
 		return 1
 	# shellcheck disable=SC2086 # the line's words
