@@ -44,9 +44,9 @@ for lane in "$@"; do
 	# checkpatch and kernel-doc are perl, the file list is git's, sparse
 	# runs against the 6.12 tree and Debian's headers, perfkstat plot
 	# draws with gnuplot
-	# the host tests: gcc, make, python3, and dpkg-dev (build-essential's)
-	# and apt for tests/host/deb-lane.sh
-	host) ;;
+	# the host tests: gcc and make (parse.c, perfkstat's), python3
+	# (judge.py), dpkg-dev and apt (tests/host/deb-lane.sh)
+	host) pkgs="$pkgs build-essential python3 dpkg-dev apt" ;;
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kunit | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static $guestbash"
