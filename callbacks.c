@@ -247,19 +247,6 @@ void perfkmod_callbacks_exit(void)
 }
 
 /**
- * perfkmod_callbacks_counter_init() - set up a new counter's callback lists
- * @c: the counter, before any of its events exists.
- *
- * Context: any context.
- */
-void perfkmod_callbacks_counter_init(struct perfkmod_counter *c)
-{
-	INIT_LIST_HEAD(&c->overflow.direct);
-	INIT_LIST_HEAD(&c->overflow.deferred);
-	atomic_set(&c->overflow.detaching, 0);
-}
-
-/**
  * perfkmod_callbacks_quiesce() - detach a counter's callbacks
  * @c: a sampling counter, being released.
  *

@@ -46,19 +46,6 @@ void perfkmod_counter_cache_exit(void)
 	kmem_cache_destroy(perfkmod_counter_cache);
 }
 
-/* One CPU's share of a per-CPU counter; called with @c->lock held. */
-static void read_cpu_locked(struct perfkmod_counter *c, int cpu,
-			    struct perfkmod_value *val)
-{
-	struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
-
-	lockdep_assert_held(&c->lock);
-	*val = pc->retired;
-	if (pc->event)
-		perfkmod_add_event_value(pc->event, val);
-	val->value -= min(val->value, pc->base);
-}
-
 /* The task a config names, with a reference held, or an ERR_PTR(). */
 static struct task_struct *get_config_task(const struct perfkmod_config *cfg)
 {
@@ -163,41 +150,51 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	c->enabled = !config->disabled && !config->enable_on_exec;
 	c->owner = owner;
 	mutex_init(&c->lock);
-	INIT_WORK(&c->stop_work, stop_work);
+	mutex_init(&c->sync_lock);
+	INIT_LIST_HEAD(&c->node);
 	INIT_WORK(&c->release_work, release_work);
-	perfkmod_cpu_events_init(c);
-	perfkmod_callbacks_counter_init(c);
-	err = perfkmod_overflow_counter_init(c);
+	err = perfkmod_overflow_counter_init(c, stop_work);
 	if (err)
 		goto err_free;
-
-	switch (config->target) {
-	case PERFKMOD_TARGET_ALL_CPUS:
-	case PERFKMOD_TARGET_CPU:
-		err = perfkmod_create_cpus(c);
-		break;
-	case PERFKMOD_TARGET_TASK:
-		err = create_task(c);
-		break;
-	}
+	err = perfkmod_cpu_events_init(c);
 	if (err)
 		goto err_overflow;
+
+	if (perfkmod_per_cpu(c)) {
+		/* from here on, a CPU that comes or goes queues a sync */
+		perfkmod_list_counter(c);
+		err = perfkmod_create_cpus(c);
+		if (err)
+			goto err_unlist;
+	} else {
+		err = create_task(c);
+		if (err)
+			goto err_cpu_events;
+	}
 	c->config.task = NULL;
 	/* the module notifier may release it from here on */
 	smp_store_release(&c->created, true);
-	/* a per-CPU counter is listed already, for the hotplug callbacks */
 	if (!perfkmod_per_cpu(c))
-		perfkmod_list_task_counter(c);
+		perfkmod_list_counter(c);
 	pr_debug("created counter type %u config %#llx target %d\n",
 		 config->type, config->config, config->target);
 	return c;
 
+err_unlist:
+	perfkmod_unlist_counter(c);
+	perfkmod_release_cpus(c);
+	/*
+	 * An event enabled meanwhile, released here or retired by the
+	 * hotplug work, may still be in the trampoline.
+	 */
+	if (perfkmod_config_samples(&c->config))
+		synchronize_rcu();
+err_cpu_events:
+	perfkmod_cpu_events_exit(c);
 err_overflow:
 	perfkmod_overflow_counter_exit(c);
-	if (perfkmod_config_samples(&c->config))
-		cancel_work_sync(&c->stop_work);
 err_free:
-	perfkmod_cpu_events_exit(c);
+	mutex_destroy(&c->sync_lock);
 	mutex_destroy(&c->lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
 	pr_debug("create type %u config %#llx: %pe\n", config->type,
@@ -233,6 +230,31 @@ void perfkmod_user_register(struct perfkmod_user *u)
 void perfkmod_user_unregister(struct perfkmod_user *u)
 {
 	list_del(&u->node);
+}
+
+/**
+ * perfkmod_counter_use() - note that a reader of a user reads a counter
+ * @c: a counter, not released.
+ *
+ * The release of @c calls each user's @forget until as many
+ * perfkmod_counter_unuse() calls undo these.
+ *
+ * Context: any context; under the user's own lock, which its @forget takes.
+ */
+void perfkmod_counter_use(struct perfkmod_counter *c)
+{
+	atomic_inc(&c->users);
+}
+
+/**
+ * perfkmod_counter_unuse() - undo perfkmod_counter_use()
+ * @c: a counter.
+ *
+ * Context: any context; under the user's own lock, which its @forget takes.
+ */
+void perfkmod_counter_unuse(struct perfkmod_counter *c)
+{
+	atomic_dec(&c->users);
 }
 
 /**
@@ -283,11 +305,9 @@ static void release_now(struct perfkmod_counter *c)
 	 */
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-	perfkmod_overflow_counter_exit(c);
-	/* counting: never queued (perfkmod_overflow_stop()) */
-	if (perfkmod_config_samples(&c->config))
-		cancel_work_sync(&c->stop_work);
 	perfkmod_cpu_events_exit(c);
+	perfkmod_overflow_counter_exit(c);
+	mutex_destroy(&c->sync_lock);
 	mutex_destroy(&c->lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
 }
@@ -334,25 +354,11 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_release);
 static void apply_to_events(struct perfkmod_counter *c,
 			    void (*fn)(struct perf_event *event))
 {
-	int cpu;
-
 	lockdep_assert_held(&c->lock);
-	if (!perfkmod_per_cpu(c)) {
+	if (perfkmod_per_cpu(c))
+		perfkmod_cpu_events_apply(c, fn);
+	else
 		fn(c->event);
-		return;
-	}
-	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
-
-		/*
-		 * Not the stale event of a CPU that went and came back since
-		 * its event was made: perf would count enabled time for it
-		 * until the hotplug work retires it.
-		 */
-		if (pc->event && (fn != perf_event_enable ||
-				  pc->event_seq == READ_ONCE(pc->seq)))
-			fn(pc->event);
-	}
 }
 
 /*
@@ -362,7 +368,7 @@ static void apply_to_events(struct perfkmod_counter *c,
  */
 static void enable_with_limit(struct perfkmod_counter *c, int limit)
 {
-	mutex_lock(&c->pcpu.sync_lock);
+	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
 	perfkmod_overflow_arm(c, limit);
 	WRITE_ONCE(c->enabled, true);
@@ -382,7 +388,7 @@ static void enable_with_limit(struct perfkmod_counter *c, int limit)
 	if (c->enabled)
 		apply_to_events(c, perf_event_enable);
 	mutex_unlock(&c->lock);
-	mutex_unlock(&c->pcpu.sync_lock);
+	mutex_unlock(&c->sync_lock);
 }
 
 void perfkmod_counter_enable(struct perfkmod_counter *c)
@@ -406,7 +412,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
 
 /**
  * stop_work() - disable a counter that its overflows stopped
- * @work: the counter's @stop_work, which its @stop_irq_work queues.
+ * @work: the counter's overflow @stop_work, which perfkmod_overflow_counter_init()
+ *	was given: the overflow state queues it.
  *
  * Run from a workqueue after perfkmod_overflow_stop() or the last overflow
  * of a refresh; does nothing if the counter was enabled again since, or is
@@ -417,7 +424,7 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
 static void stop_work(struct work_struct *work)
 {
 	struct perfkmod_counter *c = container_of(work, struct perfkmod_counter,
-						  stop_work);
+						  overflow.stop_work);
 
 	mutex_lock(&c->lock);
 	if (!c->releasing && perfkmod_overflow_stopped(c)) {
@@ -441,26 +448,16 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_disable);
 void perfkmod_counter_reset(struct perfkmod_counter *c)
 {
 	struct perfkmod_value val = {};
-	int cpu;
 
 	if (perfkmod_refuse_atomic())
 		return;
 	mutex_lock(&c->lock);
-	if (!perfkmod_per_cpu(c)) {
+	if (perfkmod_per_cpu(c)) {
+		perfkmod_cpu_events_reset(c);
+	} else {
 		perfkmod_add_event_value(c->event, &val);
 		/* pairs with READ_ONCE() in perfkmod_counter_read() */
 		WRITE_ONCE(c->base, val.value);
-	} else {
-		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-			struct perfkmod_cpu_share *pc;
-
-			pc = perfkmod_cpu_share(c, cpu);
-			val = pc->retired;
-			if (pc->event)
-				perfkmod_add_event_value(pc->event, &val);
-			/* read locklessly by perfkmod_counter_read_local() */
-			WRITE_ONCE(pc->base, val.value);
-		}
 	}
 	mutex_unlock(&c->lock);
 }
@@ -493,7 +490,7 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 	if (c->config.target == PERFKMOD_TARGET_CPU) {
 		/* its one CPU; the lock keeps hotplug from swapping the event */
 		mutex_lock(&c->lock);
-		read_cpu_locked(c, c->config.cpu, val);
+		perfkmod_cpu_events_read(c, c->config.cpu, val);
 		mutex_unlock(&c->lock);
 	} else if (!perfkmod_per_cpu(c)) {
 		memset(val, 0, sizeof(*val));
@@ -508,7 +505,7 @@ void perfkmod_counter_read(struct perfkmod_counter *c,
 		memset(val, 0, sizeof(*val));
 		mutex_lock(&c->lock);
 		for_each_possible_cpu(cpu) {
-			read_cpu_locked(c, cpu, &cpu_val);
+			perfkmod_cpu_events_read(c, cpu, &cpu_val);
 			val->value += cpu_val.value;
 			val->enabled += cpu_val.enabled;
 			val->running += cpu_val.running;
@@ -528,61 +525,18 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *c, int cpu,
 	    cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return -EINVAL;
 	mutex_lock(&c->lock);
-	read_cpu_locked(c, cpu, val);
+	perfkmod_cpu_events_read(c, cpu, val);
 	mutex_unlock(&c->lock);
 	val->scaled = perfkmod_scale(val->value, val->enabled, val->running);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_cpu);
 
-/*
- * Set @event's period, or its frequency for a counter made with one. perf
- * turns the frequency of cpu-clock and task-clock into a fixed period when
- * it makes the event (their hrtimer has no frequency mode, and
- * attr.freq is cleared): those get one second divided by the frequency.
- */
-static int set_event_period(struct perfkmod_counter *c,
-			    struct perf_event *event, u64 value)
-{
-	if (c->config.sample_freq && !event->attr.freq)
-		value = div64_u64(NSEC_PER_SEC, value);
-	return perf_event_period(event, value);
-}
-
-/*
- * All or nothing: the CPUs' events may be of different PMUs (a hybrid
- * system's PMU of each CPU, for a generic hardware event), whose limits
- * differ, so a value one event took may be refused by the next. The events
- * before @failed, in the order perfkmod_counter_set_period() sets them, get
- * @c's period or frequency back, which their PMU took when they were made.
- * Called with @c->pcpu.sync_lock and @c->lock held.
- */
-static void restore_period(struct perfkmod_counter *c, int failed)
-{
-	u64 old = c->config.sample_freq ?: c->config.sample_period;
-	int cpu, err;
-
-	lockdep_assert_held(&c->pcpu.sync_lock);
-	lockdep_assert_held(&c->lock);
-	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
-
-		if (cpu == failed)
-			break;
-		if (!pc->event)
-			continue;
-		err = set_event_period(c, pc->event, old);
-		if (err)
-			pr_warn("CPU %d: the old period not restored: %pe\n",
-				cpu, ERR_PTR(err));
-	}
-}
-
 int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 {
 	bool live = false;
 	u64 freq;
-	int cpu, err = 0;
+	int err;
 
 	if (perfkmod_refuse_atomic())
 		return -EDEADLK;
@@ -598,25 +552,12 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 		return -EINVAL;
 
 	/* no CPU's event made or retired meanwhile */
-	mutex_lock(&c->pcpu.sync_lock);
+	mutex_lock(&c->sync_lock);
 	mutex_lock(&c->lock);
-	if (!perfkmod_per_cpu(c)) {
-		err = set_event_period(c, c->event, value);
-	} else {
-		for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-			struct perfkmod_cpu_share *pc;
-
-			pc = perfkmod_cpu_share(c, cpu);
-			if (!pc->event)
-				continue;
-			live = true;
-			err = set_event_period(c, pc->event, value);
-			if (err) {
-				restore_period(c, cpu);
-				break;
-			}
-		}
-	}
+	if (perfkmod_per_cpu(c))
+		err = perfkmod_cpu_events_set_period(c, value, &live);
+	else
+		err = perfkmod_event_set_period(c, c->event, value);
 	mutex_unlock(&c->lock);
 	/*
 	 * No event: the frequency limit, asked of perf all the same, without
@@ -634,7 +575,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *c, u64 value)
 			WRITE_ONCE(c->config.sample_period, value);
 		mutex_unlock(&c->lock);
 	}
-	mutex_unlock(&c->pcpu.sync_lock);
+	mutex_unlock(&c->sync_lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_set_period);
@@ -658,7 +599,6 @@ static enum perfkmod_state event_state(struct perf_event *event)
 enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 {
 	enum perfkmod_state state;
-	int cpu;
 
 	if (!perfkmod_per_cpu(c))
 		return event_state(c->event);
@@ -666,14 +606,10 @@ enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *c)
 		return PERFKMOD_STATE_ERROR;
 
 	mutex_lock(&c->lock);
-	state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
-	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
-		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
-
-		if (READ_ONCE(pc->err) ||
-		    (pc->event && event_state(pc->event) == PERFKMOD_STATE_ERROR))
-			state = PERFKMOD_STATE_ERROR;
-	}
+	if (perfkmod_cpu_events_failed(c))
+		state = PERFKMOD_STATE_ERROR;
+	else
+		state = c->enabled ? PERFKMOD_STATE_ACTIVE : PERFKMOD_STATE_OFF;
 	mutex_unlock(&c->lock);
 	return state;
 }

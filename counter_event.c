@@ -10,6 +10,7 @@
  * itself (a task series' context-switch event) are series.c's.
  */
 #include <linux/cpumask.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -239,7 +240,7 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
  * for the purpose on an online CPU: for a per-CPU counter none of whose
  * CPUs has an event (its CPU is offline), so that a value is refused now
  * rather than when the CPU comes back. Never enabled, it cannot overflow.
- * Called by perfkmod_counter_set_period() with @c->pcpu.sync_lock held, not
+ * Called by perfkmod_counter_set_period() with @c->sync_lock held, not
  * @c->lock (perf makes an event).
  */
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
@@ -269,4 +270,42 @@ int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
 		break;
 	}
 	return err;
+}
+
+/**
+ * perfkmod_event_set_period() - give one of a counter's events a period
+ * @c: the counter.
+ * @event: one of its events.
+ * @value: the period, or the frequency for a counter made with one.
+ *
+ * perf turns the frequency of cpu-clock and task-clock into a fixed period
+ * when it makes the event (their hrtimer has no frequency mode, and
+ * attr.freq is cleared): those get one second divided by the frequency.
+ *
+ * Context: process context, may sleep; @c->lock held.
+ * Return: perf_event_period()'s answer.
+ */
+int perfkmod_event_set_period(struct perfkmod_counter *c,
+			      struct perf_event *event, u64 value)
+{
+	if (c->config.sample_freq && !event->attr.freq)
+		value = div64_u64(NSEC_PER_SEC, value);
+	return perf_event_period(event, value);
+}
+
+/**
+ * perfkmod_events_read_as_system() - read a counter as a system PMU's
+ * @c: a per-CPU counter one of whose events counts for more CPUs than the
+ *	one it was made for.
+ *
+ * Raises @c->read_kind to %PERFKMOD_READ_SYSTEM (&enum perfkmod_read_kind)
+ * before the event is published, so that a reader of the event reads it
+ * set.
+ *
+ * Context: process context; @c->sync_lock held.
+ */
+void perfkmod_events_read_as_system(struct perfkmod_counter *c)
+{
+	lockdep_assert_held(&c->sync_lock);
+	WRITE_ONCE(c->read_kind, PERFKMOD_READ_SYSTEM);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The perf events of a counter (counter_event.c): what the counter core
- * and the per-CPU events ask of it.
+ * and the per-CPU events ask of it. It alone writes a counter's @read_kind.
  */
 #ifndef _PERFKMOD_COUNTER_EVENT_H
 #define _PERFKMOD_COUNTER_EVENT_H
@@ -25,5 +25,8 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq);
 int perfkmod_pmus_init(void);
 bool perfkmod_config_is_timer(const struct perfkmod_config *cfg);
+int perfkmod_event_set_period(struct perfkmod_counter *c,
+			      struct perf_event *event, u64 value);
+void perfkmod_events_read_as_system(struct perfkmod_counter *c);
 
 #endif /* _PERFKMOD_COUNTER_EVENT_H */

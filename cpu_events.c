@@ -2,12 +2,12 @@
 /*
  * The per-CPU events of all-CPUs and one-CPU counters: made for the CPUs
  * online when the counter is made, then brought in line as CPUs come and
- * go, by the work that the CPU hotplug callbacks queue; and the lists of
- * counters that those callbacks walk and a module's going away searches.
- * read_local.c reads this CPU's event without a lock.
+ * go, by the work that the CPU hotplug callbacks (counter_list.c) queue;
+ * and what the counter core does to them all: enable and disable, read,
+ * reset, period and state. read_local.c reads this CPU's event without a
+ * lock.
  */
 #include <linux/cpu.h>
-#include <linux/cpuhotplug.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/topology.h>
@@ -16,65 +16,7 @@
 #include "compat.h"
 #include "counter_event.h"
 #include "cpu_events.h"
-#include "cpuhotplug.h"
 #include "internal.h"
-
-/* The dynamic CPU hotplug state that tells per-CPU counters of CPUs. */
-static enum cpuhp_state perfkmod_hp_state;
-
-/*
- * Every counter, for cleaning up after a module that unloads with counters
- * it did not release: the per-CPU ones, which the CPU hotplug callbacks
- * also walk, and the task ones; perfkmod_counters_mutex: see "Locks" in
- * internal.h. (Lists of one mutex rather than a multi-instance hotplug
- * state: adding and removing an instance takes the CPU hotplug lock and
- * the state's mutex, on every create and release.)
- */
-static DEFINE_MUTEX(perfkmod_counters_mutex);
-static LIST_HEAD(perfkmod_per_cpu_counters);
-static LIST_HEAD(perfkmod_task_counters);
-
-static void list_counter(struct perfkmod_counter *c, struct list_head *list)
-{
-	mutex_lock(&perfkmod_counters_mutex);
-	list_add_tail(&c->pcpu.all, list);
-	mutex_unlock(&perfkmod_counters_mutex);
-}
-
-/**
- * perfkmod_list_task_counter() - list a task counter, once it is made
- * @c: a task counter, which create is about to return.
- *
- * Listed, it is found by perfkmod_take_owned_counter() when its owner goes.
- *
- * Context: process context, may sleep; takes perfkmod_counters_mutex.
- */
-void perfkmod_list_task_counter(struct perfkmod_counter *c)
-{
-	list_counter(c, &perfkmod_task_counters);
-}
-
-/**
- * perfkmod_unlist_counter() - take a counter off its list
- * @c: a counter.
- *
- * Once it returns, no CPU hotplug callback sees @c, and the module
- * notifier does not find it: the one caller that took @c off its list
- * releases it.
- *
- * Context: process context, may sleep; takes perfkmod_counters_mutex.
- * Return: whether this call took it off (it was listed).
- */
-bool perfkmod_unlist_counter(struct perfkmod_counter *c)
-{
-	bool listed;
-
-	mutex_lock(&perfkmod_counters_mutex);
-	listed = !list_empty(&c->pcpu.all);
-	list_del_init(&c->pcpu.all);
-	mutex_unlock(&perfkmod_counters_mutex);
-	return listed;
-}
 
 /* Whether a per-CPU counter (all CPUs, or one) counts on @cpu. */
 static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
@@ -83,7 +25,12 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
 	       cpu == c->config.cpu;
 }
 
-/*
+/**
+ * perfkmod_cpu_changed() - note that a CPU of a per-CPU counter came or goes
+ * @c: a per-CPU counter.
+ * @cpu: the CPU.
+ * @down: it is going offline; else it came online.
+ *
  * A CPU of a per-CPU counter (all CPUs, or one CPU) came online or is going
  * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
  * is held for writing, so no perf event may be made or released here (see
@@ -94,9 +41,12 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
  * keeps what such an event counted and makes a new one when the CPU is
  * back. Never fails: a CPU must come online even when its event cannot be
  * made; it then reads as in error.
+ *
+ * Context: a CPU hotplug callback (counter_list.c), perfkmod_counters_mutex
+ *	held.
  */
-static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
-			bool down)
+void perfkmod_cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
+			  bool down)
 {
 	struct perfkmod_cpu_share *pc;
 
@@ -113,28 +63,6 @@ static void cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
 	smp_mb();
 	WRITE_ONCE(c->pcpu.sync_queued, true);
 	mod_delayed_work(system_unbound_wq, &c->pcpu.hotplug_work, 0);
-}
-
-static void cpu_changed_all(unsigned int cpu, bool down)
-{
-	struct perfkmod_counter *c;
-
-	mutex_lock(&perfkmod_counters_mutex);
-	list_for_each_entry(c, &perfkmod_per_cpu_counters, pcpu.all)
-		cpu_changed(c, cpu, down);
-	mutex_unlock(&perfkmod_counters_mutex);
-}
-
-static int perfkmod_cpu_online(unsigned int cpu)
-{
-	cpu_changed_all(cpu, false);
-	return 0;
-}
-
-static int perfkmod_cpu_offline(unsigned int cpu)
-{
-	cpu_changed_all(cpu, true);
-	return 0;
 }
 
 /*
@@ -158,7 +86,7 @@ static int enodev_answer(struct perfkmod_cpu_share *pc, int cpu,
 {
 	if (!cpu_active(cpu) || !cpumask_equal(cpu_online_mask, cpu_active_mask))
 		return -EAGAIN;
-	/* pairs with smp_mb() in cpu_changed() */
+	/* pairs with smp_mb() in perfkmod_cpu_changed() */
 	smp_rmb();
 	return READ_ONCE(pc->seq) == seq ? -ENODEV : 0;
 }
@@ -206,14 +134,14 @@ static bool events_count_alike(struct perf_event *a, struct perf_event *b)
  * since the first pass of perfkmod_sync_cpus() (the CPU went offline
  * meanwhile): the sync its callback queued retires that event, then makes
  * the next, so that the two never count at once. Called with
- * @c->pcpu.sync_lock held.
+ * @c->sync_lock held.
  */
 static int find_server(struct perfkmod_counter *c, int cpu,
 		       struct perf_event *event)
 {
 	int other;
 
-	lockdep_assert_held(&c->pcpu.sync_lock);
+	lockdep_assert_held(&c->sync_lock);
 	for_each_cpu(other, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, other);
 
@@ -227,7 +155,7 @@ static int find_server(struct perfkmod_counter *c, int cpu,
 /*
  * Retire the event of counted CPU @cpu if the CPU went offline (or went
  * and came back) since the event was made, keeping what it counted in
- * @retired. Called with @c->pcpu.sync_lock held.
+ * @retired. Called with @c->sync_lock held.
  */
 static void retire_stale(struct perfkmod_counter *c, int cpu)
 {
@@ -235,7 +163,7 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
 	/* @event changes under both locks: @sync_lock, held, will do */
 	struct perf_event *event = pc->event;
 
-	/* pairs with WRITE_ONCE() in cpu_changed() */
+	/* pairs with WRITE_ONCE() in perfkmod_cpu_changed() */
 	if (!event || pc->event_seq == READ_ONCE(pc->seq))
 		return;
 	/*
@@ -275,11 +203,11 @@ static void retire_stale(struct perfkmod_counter *c, int cpu)
  * event (a hybrid system's PMU of the other kind of CPU) has none either:
  * perf's -ENOENT or -ENODEV is noted in @absent, not as an error.
  *
- * Called with @c->pcpu.sync_lock held, and neither @c->lock nor the CPU hotplug
+ * Called with @c->sync_lock held, and neither @c->lock nor the CPU hotplug
  * lock (see "Locks" in internal.h): @c->lock is taken here only to publish
  * a change, never around perf making or releasing an event.
  *
- * Context: process context, may sleep; @c->pcpu.sync_lock held.
+ * Context: process context, may sleep; @c->sync_lock held.
  * Return: the first errno perf gave for an online CPU, or 0.
  */
 int perfkmod_sync_cpus(struct perfkmod_counter *c)
@@ -290,13 +218,13 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 	unsigned int seq;
 	bool enabled;
 
-	lockdep_assert_held(&c->pcpu.sync_lock);
+	lockdep_assert_held(&c->sync_lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c))
 		retire_stale(c, cpu);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
-		/* pairs with WRITE_ONCE() in cpu_changed() */
+		/* pairs with WRITE_ONCE() in perfkmod_cpu_changed() */
 		seq = READ_ONCE(pc->seq);
 		if (pc->event)
 			continue;
@@ -382,7 +310,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c)
 		WRITE_ONCE(pc->absent, 0);
 		/* perfkmod_create_event() classed a PMU with no task events */
 		if (event_is_shared(event, cpu))
-			WRITE_ONCE(c->read_kind, PERFKMOD_READ_SYSTEM);
+			perfkmod_events_read_as_system(c);
 		/*
 		 * Also for an event that stayed on its CPU: the one of the CPU
 		 * that serves the package, which the PMU does not move.
@@ -418,9 +346,9 @@ static void hotplug_work(struct work_struct *work)
 						  struct perfkmod_counter,
 						  pcpu.hotplug_work);
 
-	mutex_lock(&c->pcpu.sync_lock);
+	mutex_lock(&c->sync_lock);
 	perfkmod_sync_cpus(c);
-	mutex_unlock(&c->pcpu.sync_lock);
+	mutex_unlock(&c->sync_lock);
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -467,17 +395,171 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
 	}
 }
 
+/**
+ * perfkmod_cpu_events_apply() - call a function on each event of a per-CPU counter
+ * @c: a per-CPU counter.
+ * @fn: perf_event_enable(), perf_event_disable() or the like. Enable skips
+ *	the stale event of a CPU that went and came back since its event was
+ *	made: perf would count enabled time for it until the hotplug work
+ *	retires it.
+ *
+ * Context: process context, may sleep; @c->lock held.
+ */
+void perfkmod_cpu_events_apply(struct perfkmod_counter *c,
+			       void (*fn)(struct perf_event *event))
+{
+	int cpu;
+
+	lockdep_assert_held(&c->lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+		if (pc->event && (fn != perf_event_enable ||
+				  pc->event_seq == READ_ONCE(pc->seq)))
+			fn(pc->event);
+	}
+}
+
+/**
+ * perfkmod_cpu_events_read() - one CPU's share of a per-CPU counter
+ * @c: a per-CPU counter.
+ * @cpu: a counted CPU, or any possible one of an all-CPUs counter.
+ * @val: its value since the last reset, and times; not scaled.
+ *
+ * Context: process context, may sleep; @c->lock held.
+ */
+void perfkmod_cpu_events_read(struct perfkmod_counter *c, int cpu,
+			      struct perfkmod_value *val)
+{
+	struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+	lockdep_assert_held(&c->lock);
+	*val = pc->retired;
+	if (pc->event)
+		perfkmod_add_event_value(pc->event, val);
+	val->value -= min(val->value, pc->base);
+}
+
+/**
+ * perfkmod_cpu_events_reset() - count a per-CPU counter from zero again
+ * @c: a per-CPU counter.
+ *
+ * Context: process context, may sleep; @c->lock held.
+ */
+void perfkmod_cpu_events_reset(struct perfkmod_counter *c)
+{
+	struct perfkmod_value val;
+	int cpu;
+
+	lockdep_assert_held(&c->lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+		val = pc->retired;
+		if (pc->event)
+			perfkmod_add_event_value(pc->event, &val);
+		/* read locklessly by perfkmod_counter_read_local() */
+		WRITE_ONCE(pc->base, val.value);
+	}
+}
+
+/*
+ * All or nothing: the CPUs' events may be of different PMUs (a hybrid
+ * system's PMU of each CPU, for a generic hardware event), whose limits
+ * differ, so a value one event took may be refused by the next. The events
+ * before @failed, in the order perfkmod_cpu_events_set_period() sets them,
+ * get @c's period or frequency back, which their PMU took when they were
+ * made. Called with @c->sync_lock and @c->lock held.
+ */
+static void restore_period(struct perfkmod_counter *c, int failed)
+{
+	u64 old = c->config.sample_freq ?: c->config.sample_period;
+	int cpu, err;
+
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+		if (cpu == failed)
+			break;
+		if (!pc->event)
+			continue;
+		err = perfkmod_event_set_period(c, pc->event, old);
+		if (err)
+			pr_warn("CPU %d: the old period not restored: %pe\n",
+				cpu, ERR_PTR(err));
+	}
+}
+
+/**
+ * perfkmod_cpu_events_set_period() - give a per-CPU counter's events a period
+ * @c: a sampling per-CPU counter.
+ * @value: the new period, or frequency for a counter made with one.
+ * @live: set to whether any CPU has an event to ask perf.
+ *
+ * All or nothing: when an event refuses @value, those set before it get
+ * the counter's period back.
+ *
+ * Context: process context, may sleep; @c->sync_lock and @c->lock held.
+ * Return: 0, or perf's errno for the first event that refused @value.
+ */
+int perfkmod_cpu_events_set_period(struct perfkmod_counter *c, u64 value,
+				   bool *live)
+{
+	int cpu, err;
+
+	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->lock);
+	*live = false;
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+		if (!pc->event)
+			continue;
+		*live = true;
+		err = perfkmod_event_set_period(c, pc->event, value);
+		if (err) {
+			restore_period(c, cpu);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * perfkmod_cpu_events_failed() - whether a per-CPU counter is in error
+ * @c: a per-CPU counter.
+ *
+ * Context: process context, may sleep; @c->lock held.
+ * Return: true when a counted CPU online has no event for an error of
+ *	perf's, or an event perf put in error.
+ */
+bool perfkmod_cpu_events_failed(struct perfkmod_counter *c)
+{
+	int cpu;
+
+	lockdep_assert_held(&c->lock);
+	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
+		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
+
+		if (READ_ONCE(pc->err) ||
+		    (pc->event &&
+		     READ_ONCE(pc->event->state) == PERF_EVENT_STATE_ERROR))
+			return true;
+	}
+	return false;
+}
+
 /*
  * What perf answered for an all-CPUs counter none of whose CPUs has an
  * event: its -ENOENT or -ENODEV, which perfkmod_sync_cpus() notes for each
  * CPU whose PMU lacks the event, when no online CPU has it; else 0. Called
- * with @c->pcpu.sync_lock held.
+ * with @c->sync_lock held.
  */
 static int absent_everywhere(struct perfkmod_counter *c)
 {
 	int cpu, err = 0;
 
-	lockdep_assert_held(&c->pcpu.sync_lock);
+	lockdep_assert_held(&c->sync_lock);
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
@@ -490,12 +572,14 @@ static int absent_everywhere(struct perfkmod_counter *c)
 
 /**
  * perfkmod_create_cpus() - make the events of a new per-CPU counter
- * @c: an all-CPUs or one-CPU counter, being made.
+ * @c: an all-CPUs or one-CPU counter, being made: set up by
+ *	perfkmod_cpu_events_init(), and on the list of the CPU hotplug
+ *	callbacks (perfkmod_list_counter()).
  *
  * The events of an all-CPUs or one-CPU counter: made here for the CPUs
- * online, then by perfkmod_sync_cpus() as CPUs come and go. @c is on the
- * list of the CPU hotplug callbacks once this returns 0, and off it, its
- * events released, when it fails.
+ * online, then by perfkmod_sync_cpus() as CPUs come and go. When it fails,
+ * the caller takes @c off the list, then releases the events made
+ * (perfkmod_release_cpus()).
  *
  * Context: process context, may sleep.
  * Return: 0 or a negative errno.
@@ -505,19 +589,7 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 	bool one = c->config.target == PERFKMOD_TARGET_CPU;
 	int err;
 
-	/* what perf says of a CPU number it has no CPU for */
-	if (one && (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu)))
-		return -EINVAL;
-	if (!one) {
-		c->pcpu.cpus = alloc_percpu(struct perfkmod_cpu_share);
-		if (!c->pcpu.cpus)
-			return -ENOMEM;
-	}
-	INIT_DELAYED_WORK(&c->pcpu.hotplug_work, hotplug_work);
-	/* from here on, a CPU that comes or goes queues a sync */
-	list_counter(c, &perfkmod_per_cpu_counters);
-
-	mutex_lock(&c->pcpu.sync_lock);
+	mutex_lock(&c->sync_lock);
 	err = perfkmod_sync_cpus(c);
 	/*
 	 * A CPU was between states (or came or went since it was listed):
@@ -534,66 +606,35 @@ int perfkmod_create_cpus(struct perfkmod_counter *c)
 		err = -ENODEV;
 	if (!err && !one)
 		err = absent_everywhere(c);
-	mutex_unlock(&c->pcpu.sync_lock);
-	if (err)
-		goto err_release;
-	return 0;
-
-err_release:
-	/*
-	 * An event enabled meanwhile, released here or retired by the
-	 * hotplug work, may still be in the trampoline.
-	 */
-	perfkmod_unlist_counter(c);
-	perfkmod_release_cpus(c);
-	if (perfkmod_config_samples(&c->config))
-		synchronize_rcu();
-	free_percpu(c->pcpu.cpus);
-	c->pcpu.cpus = NULL;
+	mutex_unlock(&c->sync_lock);
 	return err;
 }
 
 /**
- * perfkmod_cpu_events_hotplug_init() - set up the CPU hotplug state of per-CPU counters
- *
- * Context: process context, may sleep; called once from module init.
- * Return: 0 or a negative errno.
- */
-int perfkmod_cpu_events_hotplug_init(void)
-{
-	/* no counter yet: nothing to call */
-	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
-					    PERFKMOD_CPUHP_COUNTERS,
-					    perfkmod_cpu_online,
-					    perfkmod_cpu_offline);
-	if (ret < 0)
-		return ret;
-	perfkmod_hp_state = ret;
-	return 0;
-}
-
-/**
- * perfkmod_cpu_events_hotplug_exit() - remove the CPU hotplug state
- *
- * Every per-CPU counter must be released first.
- *
- * Context: process context, may sleep; called once from module exit.
- */
-void perfkmod_cpu_events_hotplug_exit(void)
-{
-	cpuhp_remove_state_nocalls(perfkmod_hp_state);
-}
-
-/**
  * perfkmod_cpu_events_init() - set up a new counter's per-CPU state
- * @c: the counter, of any target (counter.c's enable, refresh and
- *	set_period take @c->pcpu.sync_lock of every counter).
+ * @c: the counter, of any target; nothing to do for a task counter.
  *
- * Context: any context.
+ * Context: process context, may sleep.
+ * Return: 0, -%EINVAL for a CPU number perf has no CPU for, or -%ENOMEM.
  */
-void perfkmod_cpu_events_init(struct perfkmod_counter *c)
+int perfkmod_cpu_events_init(struct perfkmod_counter *c)
 {
-	mutex_init(&c->pcpu.sync_lock);
+	switch (c->config.target) {
+	case PERFKMOD_TARGET_TASK:
+		return 0;
+	case PERFKMOD_TARGET_CPU:
+		/* what perf says of a CPU number it has no CPU for */
+		if (c->config.cpu >= nr_cpu_ids || !cpu_possible(c->config.cpu))
+			return -EINVAL;
+		break;
+	case PERFKMOD_TARGET_ALL_CPUS:
+		c->pcpu.cpus = alloc_percpu(struct perfkmod_cpu_share);
+		if (!c->pcpu.cpus)
+			return -ENOMEM;
+		break;
+	}
+	INIT_DELAYED_WORK(&c->pcpu.hotplug_work, hotplug_work);
+	return 0;
 }
 
 /**
@@ -606,42 +647,4 @@ void perfkmod_cpu_events_init(struct perfkmod_counter *c)
 void perfkmod_cpu_events_exit(struct perfkmod_counter *c)
 {
 	free_percpu(c->pcpu.cpus);
-	mutex_destroy(&c->pcpu.sync_lock);
-}
-
-/* A counter of @list that @mod made; perfkmod_counters_mutex held. */
-static struct perfkmod_counter *owned_by(struct list_head *list,
-					 struct module *mod)
-{
-	struct perfkmod_counter *c;
-
-	lockdep_assert_held(&perfkmod_counters_mutex);
-	list_for_each_entry(c, list, pcpu.all) {
-		/* not one still being made: see @created */
-		if (c->owner == mod && smp_load_acquire(&c->created))
-			return c;
-	}
-	return NULL;
-}
-
-/**
- * perfkmod_take_owned_counter() - take off its list a counter a module left
- * @mod: a module going away.
- *
- * As perfkmod_unlist_counter(): the caller releases what it returns.
- *
- * Context: process context, may sleep; takes perfkmod_counters_mutex.
- * Return: a counter @mod made (one create returned), or NULL.
- */
-struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod)
-{
-	struct perfkmod_counter *found;
-
-	mutex_lock(&perfkmod_counters_mutex);
-	found = owned_by(&perfkmod_per_cpu_counters, mod) ?:
-		owned_by(&perfkmod_task_counters, mod);
-	if (found)
-		list_del_init(&found->pcpu.all);
-	mutex_unlock(&perfkmod_counters_mutex);
-	return found;
 }

@@ -8,8 +8,6 @@
 #define _PERFKMOD_CPU_EVENTS_H
 
 #include <linux/cpumask.h>
-#include <linux/list.h>
-#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/topology.h>
 #include <linux/workqueue.h>
@@ -25,21 +23,37 @@ struct perfkmod_cpu_share {
 	 * NULL when the CPU has no event: it was offline when the counter
 	 * was made, or making its event failed (@err). The detached event of
 	 * a CPU that went offline stays here until perfkmod_sync_cpus()
-	 * retires it.
+	 * retires it. Changed under both &perfkmod_counter.lock and
+	 * &perfkmod_counter.sync_lock (smp_store_release()), so stable under
+	 * either; read locklessly by perfkmod_counter_read_local().
 	 */
 	struct perf_event *event;
-	/* why event is NULL on an online CPU: the errno from perf, else 0 */
+	/*
+	 * Why @event is NULL on an online CPU: the errno from perf, else 0.
+	 * Written under &perfkmod_counter.sync_lock (WRITE_ONCE()), read
+	 * without it (READ_ONCE()).
+	 */
 	int err;
 	/*
 	 * An event was retired, and no RCU grace period has passed since: a
 	 * reader of the CPU (interrupts off, or NMI) may have loaded it and
 	 * not yet @event_seq, which must not meet the next event's. Under
-	 * &perfkmod_cpu_events.sync_lock.
+	 * &perfkmod_counter.sync_lock.
 	 */
 	bool grace_due;
-	/* the CPU's value (retired plus live) at the last reset */
+	/*
+	 * The CPU's value (retired plus live) at the last reset. Written
+	 * under &perfkmod_counter.lock (WRITE_ONCE()), read locklessly by
+	 * perfkmod_counter_read_local().
+	 */
 	u64 base;
-	/* what the CPU's earlier events counted before it went offline */
+	/*
+	 * What the CPU's earlier events counted before it went offline.
+	 * Added to under both &perfkmod_counter.lock and
+	 * &perfkmod_counter.sync_lock, before @event is cleared; read under
+	 * either, or locklessly by perfkmod_counter_read_local() after it
+	 * loads @event.
+	 */
 	struct perfkmod_value retired;
 	/*
 	 * The CPU's hotplug generation and direction in one word, so that a
@@ -56,7 +70,7 @@ struct perfkmod_cpu_share {
 	 * event_is_shared() in cpu_events.c): the number plus one of the
 	 * counted CPU whose event counts what this CPU's would, so that this
 	 * CPU has none; 0 otherwise. Changed under
-	 * &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read locklessly by
+	 * &perfkmod_counter.sync_lock (WRITE_ONCE()), read locklessly by
 	 * perfkmod_counter_read_local().
 	 */
 	unsigned int served_by;
@@ -65,7 +79,7 @@ struct perfkmod_cpu_share {
 	 * PMU does not serve (a hybrid system's PMU of the other kind of
 	 * CPU): its -ENOENT or -ENODEV, which is no error of the counter, as
 	 * long as some CPU counts (@err is 0). Changed under
-	 * &perfkmod_cpu_events.sync_lock (WRITE_ONCE()), read locklessly by
+	 * &perfkmod_counter.sync_lock (WRITE_ONCE()), read locklessly by
 	 * perfkmod_counter_read_local().
 	 */
 	int absent;
@@ -76,47 +90,47 @@ struct perfkmod_cpu_share {
 
 /**
  * struct perfkmod_cpu_events - a counter's per-CPU events: cpu_events.c's
- * @sync_lock: serialises the making and retiring of a per-CPU counter's
- *	events; see "Locks" in internal.h. Also taken by counter.c's enable,
- *	refresh and set_period, of every counter.
  * @sync_queued: @hotplug_work was queued once at least; set before each
  *	time (WRITE_ONCE()), so that a release after the counter was taken
  *	off its list (the callbacks queue it under perfkmod_counters_mutex)
  *	or after create (which may queue it) reads it right.
  * @cpus: the per-CPU shares of an all-CPUs counter; NULL otherwise. Set by
- *	create, freed by release.
+ *	perfkmod_cpu_events_init(), freed by perfkmod_cpu_events_exit().
  * @one: the share of a one-CPU counter (of its CPU only: no per-CPU
  *	array, for its memory and its create and release). Reach a per-CPU
  *	counter's CPU through perfkmod_cpu_share().
- * @all: entry in perfkmod_per_cpu_counters, which the CPU hotplug
- *	callbacks walk, or in perfkmod_task_counters; under
- *	perfkmod_counters_mutex.
  * @hotplug_work: brings the events of a per-CPU counter in line with the
  *	online CPUs, in a workqueue, after the hotplug callback queued it (at
  *	once), or queued by itself (later) while a CPU is between states.
  *
- * The shares' fields say which lock guards each.
+ * The shares' fields say which lock guards each. The counter's @sync_lock
+ * (internal.h) serialises the making and retiring of the events.
  */
 struct perfkmod_cpu_events {
-	struct mutex sync_lock;	/* see "Locks" in internal.h */
 	bool sync_queued;
 	struct perfkmod_cpu_share __percpu *cpus;
 	struct perfkmod_cpu_share one;
-	struct list_head all;	/* under perfkmod_counters_mutex */
 	struct delayed_work hotplug_work;
 };
 
 /* cpu_events.c: a counter's per-CPU state, set up and taken down */
-void perfkmod_cpu_events_init(struct perfkmod_counter *c);
+int perfkmod_cpu_events_init(struct perfkmod_counter *c);
 void perfkmod_cpu_events_exit(struct perfkmod_counter *c);
 
-/* cpu_events.c: per-CPU events, and the lists of counters */
-void perfkmod_list_task_counter(struct perfkmod_counter *c);
-bool perfkmod_unlist_counter(struct perfkmod_counter *c);
-struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
+/* cpu_events.c: the per-CPU events, for the counter core */
 int perfkmod_create_cpus(struct perfkmod_counter *c);
 int perfkmod_sync_cpus(struct perfkmod_counter *c);
 void perfkmod_release_cpus(struct perfkmod_counter *c);
+void perfkmod_cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
+			  bool down);
+void perfkmod_cpu_events_apply(struct perfkmod_counter *c,
+			       void (*fn)(struct perf_event *event));
+void perfkmod_cpu_events_read(struct perfkmod_counter *c, int cpu,
+			      struct perfkmod_value *val);
+void perfkmod_cpu_events_reset(struct perfkmod_counter *c);
+int perfkmod_cpu_events_set_period(struct perfkmod_counter *c, u64 value,
+				   bool *live);
+bool perfkmod_cpu_events_failed(struct perfkmod_counter *c);
 void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
 
 /*

@@ -6,9 +6,10 @@
  * for writing, after perf's CPUHP_AP_PERF_ONLINE as the CPU comes up and
  * before it as the CPU goes down.
  *
- *   PERFKMOD_CPUHP_COUNTERS  cpu_events.c  a single-instance state whose
+ *   PERFKMOD_CPUHP_COUNTERS  counter_list.c  a single-instance state whose
  *	callbacks walk perfkmod_per_cpu_counters: each notes the CPU's change
- *	in every counter's share and queues the counter's hotplug work,
+ *	in every counter's share (perfkmod_cpu_changed(), cpu_events.c) and
+ *	queues the counter's hotplug work,
  *	which makes or retires the events (see "Locks" in internal.h: no
  *	event is made or released there).
  *   PERFKMOD_CPUHP_SERIES    series.c  multi-instance, one instance a
@@ -24,9 +25,9 @@
 #define PERFKMOD_CPUHP_COUNTERS	"perfkmod:online"
 #define PERFKMOD_CPUHP_SERIES	"perfkmod/series:online"
 
-/* cpu_events.c */
-int perfkmod_cpu_events_hotplug_init(void);
-void perfkmod_cpu_events_hotplug_exit(void);
+/* counter_list.c */
+int perfkmod_counters_hotplug_init(void);
+void perfkmod_counters_hotplug_exit(void);
 
 /* series.c */
 int perfkmod_series_hotplug_init(void);

@@ -32,7 +32,7 @@
  * taken under and by whom. The order, outermost first:
  *
  *	perfkmod_named_mutex > perfkmod_named.lock >
- *	perfkmod_cpu_events.sync_lock > cpu_hotplug_lock >
+ *	perfkmod_counter.sync_lock > cpu_hotplug_lock >
  *	perfkmod_counter.lock > perf's locks (ctx->mutex, ...)
  *
  *	series_reader.lock > perfkmod_series.read_lock
@@ -45,16 +45,16 @@
  * series' timers, switch event, trigger callback and CPU hotplug
  * callbacks) takes none.
  * Elsewhere, a lock's declaration points here, and a function's comment
- * says which it must be called with. A counter's @sync_lock, @hotplug_work
- * and @all below are its &struct perfkmod_cpu_events', @pcpu (cpu_events.h);
- * its @direct and @deferred its &struct perfkmod_overflow's (overflow.h).
+ * says which it must be called with. A counter's @hotplug_work below is its
+ * &struct perfkmod_cpu_events', @pcpu (cpu_events.h); its @direct and
+ * @deferred its &struct perfkmod_overflow's (overflow.h).
  *
  * perfkmod_named_mutex, perfkmod_named.lock (control/)
  *	The root interface's: control/control.h says what they protect.
  *	They are taken outside every lock below (perfkmod.h's functions take
  *	those under them), never in a CPU hotplug callback nor under
  *	cpu_hotplug_lock.
- * perfkmod_cpu_events.sync_lock (cpu_events.h)
+ * perfkmod_counter.sync_lock
  *	Serialises the making and retiring of a per-CPU counter's events
  *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
  *	other and with perfkmod_counter_set_period(). Held while perf makes
@@ -93,10 +93,10 @@
  *
  * Leaves: no other lock is taken, and nothing is waited for, under them.
  *
- * perfkmod_counters_mutex (cpu_events.c)
+ * perfkmod_counters_mutex (counter_list.c)
  *	Protects the lists of counters (perfkmod_per_cpu_counters, which
  *	the CPU hotplug callbacks walk, and perfkmod_task_counters) and each
- *	counter's @all. Taken by the CPU hotplug callbacks (in the CPU's
+ *	counter's @node. Taken by the CPU hotplug callbacks (in the CPU's
  *	hotplug thread, cpu_hotplug_lock held for writing), by create and
  *	release (perhaps under perfkmod_named_mutex, under no counter's
  *	lock) and by the module notifier. Only the workqueue's own locks are
@@ -171,24 +171,29 @@ enum perfkmod_read_kind {
  *	state. Written under @lock with WRITE_ONCE(); perfkmod_sync_cpus()
  *	reads it without, and mends an event made meanwhile under @lock.
  * @releasing: perfkmod_counter_release() has begun; set under @lock.
+ * @sync_lock: serialises the making and retiring of a counter's events with
+ *	enable, refresh and set_period; see "Locks" above.
  * @created: create has returned it (smp_store_release()): a per-CPU
  *	counter is on its list before, for the CPU hotplug callbacks, and
  *	the module notifier leaves it alone until then.
  * @read_kind: how perfkmod_counter_read_local() reads the counter's
- *	events (&enum perfkmod_read_kind), by their PMU: set once, with
- *	WRITE_ONCE(), when the first event is made (perfkmod_create_event()),
- *	and raised to %PERFKMOD_READ_SYSTEM when perfkmod_sync_cpus() makes
- *	the first event that tells; before an event is published either
- *	way, so that a reader of the event reads it set.
+ *	events (&enum perfkmod_read_kind), by their PMU: written by
+ *	counter_event.c only, with WRITE_ONCE(): set once when the first event
+ *	is made (perfkmod_create_event()), and raised to
+ *	%PERFKMOD_READ_SYSTEM (perfkmod_events_read_as_system()) when
+ *	perfkmod_sync_cpus() makes the first event that tells; before an event
+ *	is published either way, so that a reader of the event reads it set.
  * @event: the perf event of a task counter; NULL otherwise.
  * @base: @event's value at the last reset; written under @lock with
  *	WRITE_ONCE(), read locklessly with READ_ONCE().
  * @owner: the module that created the counter.
  * @users: how many readers of the users in perfkmod_users read the
- *	counter; each changes it under its own lock (a series under
- *	perfkmod_series_mutex). Its release makes them stop.
- * @stop_work: disables the counter once its overflows stopped it (the
- *	overflow state's @stop_irq_work queues it), under @lock.
+ *	counter, through perfkmod_counter_use() and _unuse(), each under its
+ *	own lock (a series under perfkmod_series_mutex). Its release makes
+ *	them stop.
+ * @node: entry in a list of counter_list.c's, from create until one caller
+ *	takes it off (perfkmod_unlist_counter()); under
+ *	perfkmod_counters_mutex.
  * @release_work: releases the counter in perfkmod_reap_wq, for a release
  *	from a callback's process delivery (perfkmod_counter_release()).
  * @pcpu: the per-CPU events, cpu_events.c's (struct perfkmod_cpu_events).
@@ -201,15 +206,16 @@ enum perfkmod_read_kind {
 struct perfkmod_counter {
 	struct perfkmod_config config;
 	struct mutex lock;	/* see "Locks" above */
+	struct mutex sync_lock;	/* see "Locks" above */
 	bool enabled;
 	bool releasing;
 	bool created;
 	u8 read_kind;
+	atomic_t users;
 	struct perf_event *event;
 	u64 base;
 	struct module *owner;
-	atomic_t users;
-	struct work_struct stop_work;
+	struct list_head node;	/* under perfkmod_counters_mutex */
 	struct work_struct release_work;
 	struct perfkmod_cpu_events pcpu;
 	struct perfkmod_overflow overflow;
@@ -267,6 +273,13 @@ int perfkmod_counter_cache_init(void);
 void perfkmod_counter_cache_exit(void);
 int perfkmod_counters_release_owner(struct module *mod);
 struct task_struct *perfkmod_counter_task(const struct perfkmod_counter *c);
+void perfkmod_counter_use(struct perfkmod_counter *c);
+void perfkmod_counter_unuse(struct perfkmod_counter *c);
+
+/* counter_list.c: the lists of counters */
+void perfkmod_list_counter(struct perfkmod_counter *c);
+bool perfkmod_unlist_counter(struct perfkmod_counter *c);
+struct perfkmod_counter *perfkmod_take_owned_counter(struct module *mod);
 
 /**
  * struct perfkmod_user - a part of perfkmod above the counter core that

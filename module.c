@@ -63,7 +63,7 @@ static int __init perfkmod_init(void)
 	err = perfkmod_counter_cache_init();
 	if (err)
 		return err;
-	err = perfkmod_cpu_events_hotplug_init();
+	err = perfkmod_counters_hotplug_init();
 	if (err)
 		goto err_cache;
 	err = perfkmod_callbacks_init();
@@ -91,7 +91,7 @@ err_series:
 err_callbacks:
 	perfkmod_callbacks_exit();
 err_hotplug:
-	perfkmod_cpu_events_hotplug_exit();
+	perfkmod_counters_hotplug_exit();
 err_cache:
 	perfkmod_counter_cache_exit();
 	return err;
@@ -104,7 +104,7 @@ static void __exit perfkmod_exit(void)
 	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
 	perfkmod_callbacks_exit();
-	perfkmod_cpu_events_hotplug_exit();
+	perfkmod_counters_hotplug_exit();
 	perfkmod_counter_cache_exit();
 }
 

@@ -492,8 +492,8 @@ EXPORT_SYMBOL_IF_KUNIT(perfkmod_overflow);
 
 static void stop_irq_work(struct irq_work *work)
 {
-	schedule_work(&container_of(work, struct perfkmod_counter,
-				    overflow.stop_irq_work)->stop_work);
+	schedule_work(&container_of(work, struct perfkmod_overflow,
+				    stop_irq_work)->stop_work);
 }
 
 void perfkmod_overflow_stop(struct perfkmod_counter *c)
@@ -585,21 +585,29 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
 
 /**
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
- * @c: the counter, before any of its events exists; its @stop_work, which
- *	@stop_irq_work queues, is the counter core's and set up already.
+ * @c: the counter, before any of its events exists.
+ * @stop: the counter core's stop work, queued once the counter's overflows
+ *	stopped it (a limit reached, or perfkmod_overflow_stop()): a
+ *	sampling counter only.
  *
  * Context: process context, may sleep.
  * Return: 0 or -%ENOMEM.
  */
-int perfkmod_overflow_counter_init(struct perfkmod_counter *c)
+int perfkmod_overflow_counter_init(struct perfkmod_counter *c,
+				   work_func_t stop)
 {
-	atomic_set(&c->overflow.limit, -1);
-	init_irq_work(&c->overflow.stop_irq_work, stop_irq_work);
+	struct perfkmod_overflow *o = &c->overflow;
+
+	INIT_LIST_HEAD(&o->direct);
+	INIT_LIST_HEAD(&o->deferred);
+	atomic_set(&o->limit, -1);
 	/* set_period() never makes a counting counter sample */
 	if (!perfkmod_config_samples(&c->config))
 		return 0;
-	c->overflow.stats = alloc_percpu(struct perfkmod_stats);
-	return c->overflow.stats ? 0 : -ENOMEM;
+	init_irq_work(&o->stop_irq_work, stop_irq_work);
+	INIT_WORK(&o->stop_work, stop);
+	o->stats = alloc_percpu(struct perfkmod_stats);
+	return o->stats ? 0 : -ENOMEM;
 }
 
 /**
@@ -615,5 +623,6 @@ void perfkmod_overflow_counter_exit(struct perfkmod_counter *c)
 		return;
 	/* no event is left to queue them again */
 	irq_work_sync(&c->overflow.stop_irq_work);
+	cancel_work_sync(&c->overflow.stop_work);
 	free_percpu(c->overflow.stats);
 }

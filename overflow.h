@@ -42,18 +42,22 @@ struct perfkmod_ring;
  *	perfkmod_overflow_arm() (enable and refresh, under the counter's
  *	lock), perfkmod_overflow_stop() and perfkmod_overflow_limit() set it.
  * @stop_irq_work: queued by the trampoline to stop the counter from NMI:
- *	it queues the counter's stop work, which disables it.
+ *	it queues @stop_work.
+ * @stop_work: the counter core's stop, which disables the counter once its
+ *	overflows stopped it (perfkmod_overflow_stopped()), in process
+ *	context; given to perfkmod_overflow_counter_init().
  *
- * Written by overflow.c and, for the lists of callbacks and @detaching,
- * callbacks.c only.
+ * Set up by perfkmod_overflow_counter_init(); written by overflow.c and, for
+ * the lists of callbacks and @detaching, callbacks.c only.
  */
 struct perfkmod_overflow {
 	struct list_head direct;
 	struct list_head deferred;
 	atomic_t detaching;
-	struct perfkmod_stats __percpu *stats;
 	atomic_t limit;
+	struct perfkmod_stats __percpu *stats;
 	struct irq_work stop_irq_work;
+	struct work_struct stop_work;
 };
 
 /* One CPU's share of a callback. */
@@ -124,7 +128,8 @@ extern unsigned int perfkmod_ring_size;
 /* overflow.c: the trampoline, deferred delivery, a counter's state */
 void perfkmod_overflow(struct perf_event *event, struct perf_sample_data *data,
 		       struct pt_regs *regs);
-int perfkmod_overflow_counter_init(struct perfkmod_counter *c);
+int perfkmod_overflow_counter_init(struct perfkmod_counter *c,
+				   work_func_t stop);
 void perfkmod_overflow_counter_exit(struct perfkmod_counter *c);
 void perfkmod_overflow_arm(struct perfkmod_counter *c, int limit);
 bool perfkmod_overflow_stopped(struct perfkmod_counter *c);
@@ -138,7 +143,6 @@ bool perfkmod_in_delivery_of(const struct perfkmod_counter *c);
 extern struct workqueue_struct *perfkmod_reap_wq;
 int perfkmod_callbacks_init(void);
 void perfkmod_callbacks_exit(void);
-void perfkmod_callbacks_counter_init(struct perfkmod_counter *c);
 void perfkmod_callbacks_quiesce(struct perfkmod_counter *c);
 int perfkmod_callbacks_release_owner(struct module *mod);
 

@@ -385,17 +385,17 @@ static void unlist_series(struct perfkmod_series *s)
 	list_del(&s->all);
 	for (i = 0; i < s->config.nr_counters; i++) {
 		if (s->counters[i])
-			atomic_dec(&s->counters[i]->users);
+			perfkmod_counter_unuse(s->counters[i]);
 	}
 	if (s->config.trigger)
-		atomic_dec(&s->config.trigger->users);
+		perfkmod_counter_unuse(s->config.trigger);
 	mutex_unlock(&perfkmod_series_mutex);
 }
 
 /**
  * series_forget() - stop every series reading a counter
  * @c: a counter being released, which may be another module's, and which
- *	some series reads (@c->users).
+ *	some series reads (perfkmod_counter_use()).
  *
  * Each series that reads @c records it as an error from now on (its bit
  * in &perfkmod_series_record.errors, value 0), as for any counter it
@@ -420,11 +420,11 @@ static void series_forget(struct perfkmod_counter *c)
 				continue;
 			/* pairs with READ_ONCE() in series_record() */
 			WRITE_ONCE(s->counters[i], NULL);
-			atomic_dec(&c->users);
+			perfkmod_counter_unuse(c);
 		}
 		if (s->config.trigger == c) {
 			s->config.trigger = NULL;
-			atomic_dec(&c->users);
+			perfkmod_counter_unuse(c);
 		}
 	}
 	mutex_unlock(&perfkmod_series_mutex);
@@ -495,9 +495,9 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	mutex_lock(&perfkmod_series_mutex);
 	list_add_tail(&s->all, &perfkmod_series_list);
 	for (i = 0; i < config->nr_counters; i++)
-		atomic_inc(&s->counters[i]->users);
+		perfkmod_counter_use(s->counters[i]);
 	if (s->config.trigger)
-		atomic_inc(&s->config.trigger->users);
+		perfkmod_counter_use(s->config.trigger);
 	mutex_unlock(&perfkmod_series_mutex);
 	/* perfkmod's own: the series' release unregisters it, not its owner */
 	if (config->trigger) {
