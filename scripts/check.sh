@@ -50,6 +50,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
 . "$top/scripts/lanes.sh"
+lanes_check || exit 1
 
 # guest_scripts, kunit_suites, host_tests: the names make check T= takes
 guest_scripts() {
