@@ -320,7 +320,11 @@ run_lane() {
 	kernel=$((SECONDS - start)) t=$SECONDS
 	lane_get "$lane"
 	arch=$LANE_ARCH timeout=$LANE_TIMEOUT only=$(guest_args)
+	# what the guest is told of the lane (tests/guest/lib.sh's lane_has)
 	! lane_runs pmu || only+=" perfkmod_require_pmu=1"
+	for w in debug kcsan dkms; do
+		! lane_runs $w || only+=" perfkmod_$w=1"
+	done
 	[ "$arch" = x86_64 ] || busybox=$cache/arm64-busybox/bin/busybox
 	! lane_runs kunit || target=tests
 	build_modules $target samples clients || return

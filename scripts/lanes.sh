@@ -35,7 +35,7 @@ lanes_table() {
 }
 
 # The words of each column; RUNS's guest:A,B,... names scripts
-lanes_runs_words="kunit pmu guest dkms host lint bench fresh"
+lanes_runs_words="kunit pmu debug kcsan guest dkms host lint bench fresh"
 
 lanes_check() {
 	awk -v runs=" $lanes_runs_words " '
