@@ -138,9 +138,12 @@ for lane in $(lane_names); do
 	case " $lanes " in *" $lane "*) queue+=("$lane") ;; esac
 done
 
-# self_built LANE: whether LANE boots a kernel built here (config:)
+# self_built LANE: whether LANE boots a kernel built here (config:); its
+# answer is its status alone: lane_get's variables stay its own, those of
+# the lane the caller read are left as they were
 self_built() {
-	local k
+	# shellcheck disable=SC2034 # lane_get's
+	local k LANE_IN LANE_KERNEL LANE_ARCH LANE_TIMEOUT LANE_RUNS
 
 	k=$(lane_kernel "$1") && [ -n "$k" ] && lane_get "$k" &&
 		case $LANE_KERNEL in config:*) true ;; *) false ;; esac
