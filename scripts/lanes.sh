@@ -34,7 +34,7 @@ lanes_table() {
 		END { if (line != "") print line }' "$lanes_file"
 }
 
-# The words of each column; RUNS's guest:A,B,... names scripts
+# the words RUNS may have besides guest:A,B,... (lanes_check)
 lanes_runs_words="kunit pmu debug kcsan guest dkms host lint bench fresh"
 
 lanes_check() {
