@@ -50,6 +50,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${PERFKMOD_CACHE:-$HOME/.cache/perfkmod}
 . "$top/scripts/lanes.sh"
+lanes_check || exit 1
 
 # guest_scripts, kunit_suites, host_tests: the names make check T= takes
 guest_scripts() {
@@ -137,9 +138,12 @@ for lane in $(lane_names); do
 	case " $lanes " in *" $lane "*) queue+=("$lane") ;; esac
 done
 
-# self_built LANE: whether LANE boots a kernel built here (config:)
+# self_built LANE: whether LANE boots a kernel built here (config:); its
+# answer is its status alone: lane_get's variables stay its own, those of
+# the lane the caller read are left as they were
 self_built() {
-	local k
+	# shellcheck disable=SC2034 # lane_get's
+	local k LANE_IN LANE_KERNEL LANE_ARCH LANE_TIMEOUT LANE_RUNS
 
 	k=$(lane_kernel "$1") && [ -n "$k" ] && lane_get "$k" &&
 		case $LANE_KERNEL in config:*) true ;; *) false ;; esac
@@ -319,7 +323,11 @@ run_lane() {
 	kernel=$((SECONDS - start)) t=$SECONDS
 	lane_get "$lane"
 	arch=$LANE_ARCH timeout=$LANE_TIMEOUT only=$(guest_args)
+	# what the guest is told of the lane (tests/guest/lib.sh's lane_has)
 	! lane_runs pmu || only+=" perfkmod_require_pmu=1"
+	for w in debug kcsan dkms; do
+		! lane_runs $w || only+=" perfkmod_$w=1"
+	done
 	[ "$arch" = x86_64 ] || busybox=$cache/arm64-busybox/bin/busybox
 	! lane_runs kunit || target=tests
 	build_modules $target samples clients || return

@@ -45,6 +45,7 @@ log() { echo "kernel.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
 . "$top/scripts/lanes.sh"
+lanes_check || exit 1
 
 query=
 case ${2:-} in

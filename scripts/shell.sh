@@ -33,6 +33,7 @@ esac
 # the lane whose kernel this is (tests/lanes); what the shell needs of
 # it: the demo's packages for Debian's 6.1
 . "$top/scripts/lanes.sh"
+lanes_check || exit 1
 kernel=$(lane_kernel "$kernel") || kernel=
 if [ -z "$kernel" ]; then
 	echo "make shell: no lane '$1' that boots a kernel" >&2

@@ -17,6 +17,21 @@ MODDIR=/modules
 DBG=/sys/kernel/debug/perfkmod
 KTAP_COUNT=${KTAP_COUNT:-/tmp/ktap-count}
 
+# lane_has WORD: the lane's RUNS in tests/lanes has WORD: pmu (a PMU whose
+# hardware cases must pass), debug (a debug kernel: fewer load cycles),
+# kcsan (KCSAN must be watching), dkms (DKMS installed the module).
+# scripts/check.sh gives each as perfkmod_WORD=1 on the kernel command
+# line (pmu as perfkmod_require_pmu=1), which init has as environment.
+lane_has() {
+	case $1 in
+	pmu) [ "${perfkmod_require_pmu:-}" = 1 ] ;;
+	debug) [ "${perfkmod_debug:-}" = 1 ] ;;
+	kcsan) [ "${perfkmod_kcsan:-}" = 1 ] ;;
+	dkms) [ "${perfkmod_dkms:-}" = 1 ] ;;
+	*) return 1 ;;
+	esac
+}
+
 # log TEXT: a line to the kernel log, cut to 900 bytes (the kernel refuses
 # a longer write to /dev/kmsg).
 log() { printf '%.900s\n' "$*" >/dev/kmsg; }

@@ -120,8 +120,7 @@ for ko in $kunits; do
 	n=$((n + 1))
 	loaded perfkmod || insmod $MODDIR/perfkmod.ko
 	args=
-	# perfkmod_require_pmu=1: the lane has a PMU (tests/lanes' pmu)
-	[ "$perfkmod_require_pmu" = 1 ] && args=require_pmu=1
+	lane_has pmu && args=require_pmu=1
 	before=$(ls $suites)
 	if ! insmod "$ko" $args; then
 		log "# insmod $ko failed"
@@ -156,8 +155,9 @@ loaded perfkmod && rmmod perfkmod
 
 begin checks
 
-# The data-race lane is worth something only while KCSAN watches.
-if [ "$lane" = x86-kcsan ]; then
+# The data-race lane (tests/lanes' kcsan) is worth something only while
+# KCSAN watches.
+if lane_has kcsan; then
 	check kcsan-enabled grep -qx "enabled: 1" /sys/kernel/debug/kcsan
 fi
 

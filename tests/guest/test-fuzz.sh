@@ -10,9 +10,14 @@
 . /tests/lib.sh
 
 n=100000
-# the debug kernels are several times slower: KASAN's and lockdep's checks
-# see every command path in a quarter of the inputs, KCSAN's in a fifth
-case $1 in x86-debug) n=25000 ;; x86-kcsan) n=20000 ;; esac
+# the debug kernels (tests/lanes' debug) are several times slower: KASAN's
+# and lockdep's checks see every command path in a quarter of the inputs,
+# KCSAN's in a fifth
+if lane_has kcsan; then
+	n=20000
+elif lane_has debug; then
+	n=25000
+fi
 seed=${perfkmod_seed:-1}
 
 check fuzz-load insmod $MODDIR/perfkmod.ko

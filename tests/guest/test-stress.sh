@@ -14,12 +14,13 @@ field() { cut -d' ' -f"$1" $client; }
 # counted V: the client's value is above V
 counted() { [ "$(field 1)" -gt "$1" ]; }
 
-# 100 cycles (20 on the slow debug kernels, where each cycle runs every
-# check of KASAN or KCSAN and lockdep): perfkmod with two counters made at
-# load time, a client with a sampling all-CPUs counter and a callback,
-# reads, then both modules removed with their counters live.
+# 100 cycles (20 on the slow debug kernels, tests/lanes' debug, where each
+# cycle runs every check of KASAN or KCSAN and lockdep): perfkmod with two
+# counters made at load time, a client with a sampling all-CPUs counter
+# and a callback, reads, then both modules removed with their counters
+# live.
 n=100
-case $1 in x86-debug | x86-kcsan | arm64-pmu) n=20 ;; esac
+! lane_has debug || n=20
 cycles() {
 	i=0
 	while [ $i -lt $n ]; do
@@ -64,10 +65,10 @@ check task-killed-mid-count-20-times killed
 
 # CPU 1 offline and online 100 times under an all-CPUs cpu-clock counter:
 # the value never goes back, and keeps growing once CPU 1 is back. 20 times
-# on the slow debug lanes, where test-hotplug.sh has done the rest.
+# on the slow debug lanes (tests/lanes' debug), where test-hotplug.sh has done the rest.
 cpu1=/sys/devices/system/cpu/cpu1/online
 hp=100
-case $1 in x86-debug | x86-kcsan | arm64-pmu) hp=20 ;; esac
+! lane_has debug || hp=20
 hotplug() {
 	insmod $MODDIR/perfkmod.ko || return 1
 	insmod $MODDIR/perfkmod_client.ko spec="cpu-clock" || return 1

@@ -20,6 +20,9 @@
 #   deb-lane   tests/host/deb-lane.sh: scripts/kernel.sh takes Debian's
 #              kernel packages as apt would from an archive that moves
 #              (a private apt source of made-up packages)
+#   lanes      tests/host/lanes.sh: scripts/lanes.sh refuses a tests/lanes
+#              with an unknown word, a missing column or a lane named
+#              twice, saying the line
 #
 # Each test prints a line a case, "ok ..." or "not ok ..." (TAP's, or
 # the harness's own); here each becomes "ok NAME: CASE" or "not ok NAME:
@@ -32,7 +35,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/.build/host
-tests=(parse perfkstat judge deb-lane)
+tests=(parse perfkstat judge deb-lane lanes)
 bad=0
 
 if [ "${1:-}" = --list ]; then
@@ -112,6 +115,7 @@ for t in "${tests[@]}"; do
 	perfkstat) run perfkstat perfkstat_test ;;
 	judge) run judge "$top/tests/host/judge.py" ;;
 	deb-lane) run deb-lane "$top/tests/host/deb-lane.sh" ;;
+	lanes) run lanes "$top/tests/host/lanes.sh" ;;
 	esac
 done
 exit $bad
