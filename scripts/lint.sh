@@ -87,11 +87,14 @@ for f in $kfiles; do
 done
 gate kernel-doc "$out"
 
-# Every EXPORT_SYMBOL_GPL(name) has a kernel-doc comment in perfkmod.h,
-# under its own name or, for __name(), the macro that passes THIS_MODULE.
+# Every EXPORT_SYMBOL_GPL(name) has a kernel-doc comment in perfkmod.h or
+# a public header it includes, under its own name or, for __name(), the
+# macro that passes THIS_MODULE.
 out=$(python3 - perfkmod.h $kfiles <<'EOF'
 import re, sys
 header = open(sys.argv[1]).read()
+for sub in re.findall(r'^#include "([^"]+)"', header, re.M):
+    header += open(sub).read()
 docs = {}
 for m in re.finditer(r"/\*\*\n \* (\w+)\(\) - (.*?)\*/\n(.*?)(?=\n\n|/\*\*)",
                      header, re.S):

@@ -9,8 +9,9 @@
 # and which lists its object files (tests/ and the link's own perfkmod.o
 # and perfkmod.mod.o are not in it). nm reads each: object A depends on
 # object B when A has an undefined symbol that B defines, leaving out the
-# names perfkmod.h declares (the exported API, which any file may call
-# as a client module would). Every cycle of that graph is printed, one a
+# names perfkmod.h and the public headers it includes declare (the
+# exported API, which any file may call as a client module would). Every
+# cycle of that graph is printed, one a
 # line, with the symbols of each of its edges; the exit status is 1 when
 # there is one.
 
@@ -20,9 +21,19 @@ import subprocess
 import sys
 
 
+def public_text(path):
+    """perfkmod.h's text, with that of the headers it includes by a quoted
+    name (its public sub-headers, beside it)."""
+    text = open(path).read()
+    here = os.path.dirname(path)
+    for sub in re.findall(r'^#include "([^"]+)"', text, re.M):
+        text += open(os.path.join(here, sub)).read()
+    return text
+
+
 def api_names(path):
     """The functions, macros and variables perfkmod.h declares."""
-    text = open(path).read()
+    text = public_text(path)
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     names = set(re.findall(r"\b(\w+)\s*\(", text))
     names |= set(re.findall(r"\bextern\b[^;(]*?\b(\w+)\s*(?:\[[^]]*\])?\s*;",

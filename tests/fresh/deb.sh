@@ -49,7 +49,7 @@ install() {
 			fail "dkms does not list perfkmod/$ver as installed for $k"
 		[ "$(modinfo -F version "$ko")" = "$ver" ] ||
 			fail "$ko: version $(modinfo -F version "$ko"), not $ver"
-		for f in Module.symvers perfkmod.h; do
+		for f in Module.symvers perfkmod.h perfkmod_callback.h perfkmod_series.h; do
 			[ -s "$kept/$f" ] || fail "DKMS's perfkmod build kept no $kept/$f"
 		done
 		echo "deb: perfkmod $ver built by DKMS for $k"
