@@ -153,12 +153,12 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	mutex_init(&c->sync_lock);
 	INIT_LIST_HEAD(&c->node);
 	INIT_WORK(&c->release_work, release_work);
-	err = perfkmod_overflow_counter_init(c, stop_work);
-	if (err)
-		goto err_free;
 	err = perfkmod_cpu_events_init(c);
 	if (err)
-		goto err_overflow;
+		goto err_free;
+	err = perfkmod_overflow_counter_init(c, stop_work);
+	if (err)
+		goto err_cpu_events;
 
 	if (perfkmod_per_cpu(c)) {
 		/* from here on, a CPU that comes or goes queues a sync */
@@ -169,7 +169,7 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 	} else {
 		err = create_task(c);
 		if (err)
-			goto err_cpu_events;
+			goto err_overflow;
 	}
 	c->config.task = NULL;
 	/* the module notifier may release it from here on */
@@ -189,10 +189,10 @@ err_unlist:
 	 */
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-err_cpu_events:
-	perfkmod_cpu_events_exit(c);
 err_overflow:
 	perfkmod_overflow_counter_exit(c);
+err_cpu_events:
+	perfkmod_cpu_events_exit(c);
 err_free:
 	mutex_destroy(&c->sync_lock);
 	mutex_destroy(&c->lock);
@@ -305,8 +305,9 @@ static void release_now(struct perfkmod_counter *c)
 	 */
 	if (perfkmod_config_samples(&c->config))
 		synchronize_rcu();
-	perfkmod_cpu_events_exit(c);
+	/* the stop work, synced here, may read the per-CPU shares */
 	perfkmod_overflow_counter_exit(c);
+	perfkmod_cpu_events_exit(c);
 	mutex_destroy(&c->sync_lock);
 	mutex_destroy(&c->lock);
 	kmem_cache_free(perfkmod_counter_cache, c);
@@ -350,15 +351,16 @@ void perfkmod_counter_release(struct perfkmod_counter *c)
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_release);
 
-/* Call @fn on each of @c's perf events, with @c->lock held. */
-static void apply_to_events(struct perfkmod_counter *c,
-			    void (*fn)(struct perf_event *event))
+/* Enable (@on) or disable @c's perf events, with @c->lock held. */
+static void enable_events(struct perfkmod_counter *c, bool on)
 {
 	lockdep_assert_held(&c->lock);
 	if (perfkmod_per_cpu(c))
-		perfkmod_cpu_events_apply(c, fn);
+		perfkmod_cpu_events_enable(c, on);
+	else if (on)
+		perf_event_enable(c->event);
 	else
-		fn(c->event);
+		perf_event_disable(c->event);
 }
 
 /*
@@ -386,7 +388,7 @@ static void enable_with_limit(struct perfkmod_counter *c, int limit)
 	 * lock was dropped has the last word.
 	 */
 	if (c->enabled)
-		apply_to_events(c, perf_event_enable);
+		enable_events(c, true);
 	mutex_unlock(&c->lock);
 	mutex_unlock(&c->sync_lock);
 }
@@ -412,8 +414,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_refresh);
 
 /**
  * stop_work() - disable a counter that its overflows stopped
- * @work: the counter's overflow @stop_work, which perfkmod_overflow_counter_init()
- *	was given: the overflow state queues it.
+ * @work: the counter's overflow @stop_work, which the overflow state
+ *	queues (perfkmod_overflow_counter_init() was given this function).
  *
  * Run from a workqueue after perfkmod_overflow_stop() or the last overflow
  * of a refresh; does nothing if the counter was enabled again since, or is
@@ -429,7 +431,7 @@ static void stop_work(struct work_struct *work)
 	mutex_lock(&c->lock);
 	if (!c->releasing && perfkmod_overflow_stopped(c)) {
 		WRITE_ONCE(c->enabled, false);
-		apply_to_events(c, perf_event_disable);
+		enable_events(c, false);
 	}
 	mutex_unlock(&c->lock);
 }
@@ -440,7 +442,7 @@ void perfkmod_counter_disable(struct perfkmod_counter *c)
 		return;
 	mutex_lock(&c->lock);
 	WRITE_ONCE(c->enabled, false);
-	apply_to_events(c, perf_event_disable);
+	enable_events(c, false);
 	mutex_unlock(&c->lock);
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_disable);

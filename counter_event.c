@@ -288,6 +288,7 @@ int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
 int perfkmod_event_set_period(struct perfkmod_counter *c,
 			      struct perf_event *event, u64 value)
 {
+	lockdep_assert_held(&c->lock);
 	if (c->config.sample_freq && !event->attr.freq)
 		value = div64_u64(NSEC_PER_SEC, value);
 	return perf_event_period(event, value);

@@ -42,9 +42,12 @@ static LIST_HEAD(perfkmod_task_counters);
  */
 void perfkmod_list_counter(struct perfkmod_counter *c)
 {
+	struct list_head *list = perfkmod_per_cpu(c) ?
+				 &perfkmod_per_cpu_counters :
+				 &perfkmod_task_counters;
+
 	mutex_lock(&perfkmod_counters_mutex);
-	list_add_tail(&c->node, perfkmod_per_cpu(c) ? &perfkmod_per_cpu_counters :
-						     &perfkmod_task_counters);
+	list_add_tail(&c->node, list);
 	mutex_unlock(&perfkmod_counters_mutex);
 }
 
@@ -99,7 +102,7 @@ static int perfkmod_cpu_offline(unsigned int cpu)
 }
 
 /**
- * perfkmod_counters_hotplug_init() - set up the CPU hotplug state of per-CPU counters
+ * perfkmod_counters_hotplug_init() - set up the per-CPU counters' hotplug state
  *
  * Context: process context, may sleep; called once from module init.
  * Return: 0 or a negative errno.

@@ -396,17 +396,15 @@ void perfkmod_release_cpus(struct perfkmod_counter *c)
 }
 
 /**
- * perfkmod_cpu_events_apply() - call a function on each event of a per-CPU counter
+ * perfkmod_cpu_events_enable() - enable or disable a per-CPU counter's events
  * @c: a per-CPU counter.
- * @fn: perf_event_enable(), perf_event_disable() or the like. Enable skips
- *	the stale event of a CPU that went and came back since its event was
- *	made: perf would count enabled time for it until the hotplug work
- *	retires it.
+ * @on: enable; else disable. Enable skips the stale event of a CPU that
+ *	went and came back since its event was made: perf would count
+ *	enabled time for it until the hotplug work retires it.
  *
  * Context: process context, may sleep; @c->lock held.
  */
-void perfkmod_cpu_events_apply(struct perfkmod_counter *c,
-			       void (*fn)(struct perf_event *event))
+void perfkmod_cpu_events_enable(struct perfkmod_counter *c, bool on)
 {
 	int cpu;
 
@@ -414,9 +412,12 @@ void perfkmod_cpu_events_apply(struct perfkmod_counter *c,
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
-		if (pc->event && (fn != perf_event_enable ||
-				  pc->event_seq == READ_ONCE(pc->seq)))
-			fn(pc->event);
+		if (!pc->event)
+			continue;
+		if (!on)
+			perf_event_disable(pc->event);
+		else if (pc->event_seq == READ_ONCE(pc->seq))
+			perf_event_enable(pc->event);
 	}
 }
 
@@ -476,6 +477,8 @@ static void restore_period(struct perfkmod_counter *c, int failed)
 	u64 old = c->config.sample_freq ?: c->config.sample_period;
 	int cpu, err;
 
+	lockdep_assert_held(&c->sync_lock);
+	lockdep_assert_held(&c->lock);
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 

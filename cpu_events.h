@@ -14,7 +14,6 @@
 
 #include "perfkmod.h"
 
-struct module;
 struct perfkmod_counter;
 
 /* One CPU's share of an all-CPUs or one-CPU counter. */
@@ -123,8 +122,7 @@ int perfkmod_sync_cpus(struct perfkmod_counter *c);
 void perfkmod_release_cpus(struct perfkmod_counter *c);
 void perfkmod_cpu_changed(struct perfkmod_counter *c, unsigned int cpu,
 			  bool down);
-void perfkmod_cpu_events_apply(struct perfkmod_counter *c,
-			       void (*fn)(struct perf_event *event));
+void perfkmod_cpu_events_enable(struct perfkmod_counter *c, bool on);
 void perfkmod_cpu_events_read(struct perfkmod_counter *c, int cpu,
 			      struct perfkmod_value *val);
 void perfkmod_cpu_events_reset(struct perfkmod_counter *c);

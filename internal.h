@@ -54,10 +54,12 @@
  *	They are taken outside every lock below (perfkmod.h's functions take
  *	those under them), never in a CPU hotplug callback nor under
  *	cpu_hotplug_lock.
- * perfkmod_counter.sync_lock
+ * perfkmod_counter.sync_lock (counter.c)
  *	Serialises the making and retiring of a per-CPU counter's events
  *	(perfkmod_sync_cpus(): create, enable, @hotplug_work) with each
- *	other and with perfkmod_counter_set_period(). Held while perf makes
+ *	other and with perfkmod_counter_set_period(). Taken for every
+ *	target: for a task counter it only serialises enable, refresh and
+ *	set_period. Held while perf makes
  *	or releases an event, which takes cpu_hotplug_lock for reading (the
  *	static_key_slow_inc() and _dec() of software and tracepoint events,
  *	with JUMP_LABEL): so never taken under cpu_hotplug_lock, and the CPU
@@ -74,8 +76,10 @@
  *	perfkmod's take perfkmod_counters_mutex and nothing else.
  * perfkmod_counter.lock
  *	Protects @enabled, @releasing, @base's writes and the per-CPU
- *	shares' events, errors and values (a share's @event changes under
- *	both this and @sync_lock: under either it is stable); serialises
+ *	shares' @event, @base and @retired (a share's @event changes under
+ *	both this and @sync_lock: under either it is stable; its @err,
+ *	@absent, @served_by and @grace_due are @sync_lock's: cpu_events.h);
+ *	serialises
  *	disable, reset, the stop work, state and the reads of per-CPU
  *	counters with the changes of enable and set_period, which hold
  *	@sync_lock and take this in turns. Never held while perf makes or
@@ -191,9 +195,9 @@ enum perfkmod_read_kind {
  *	counter, through perfkmod_counter_use() and _unuse(), each under its
  *	own lock (a series under perfkmod_series_mutex). Its release makes
  *	them stop.
- * @node: entry in a list of counter_list.c's, from create until one caller
- *	takes it off (perfkmod_unlist_counter()); under
- *	perfkmod_counters_mutex.
+ * @node: counter_list.c's (initialised by create): entry in one of its
+ *	lists, from create until one caller takes it off
+ *	(perfkmod_unlist_counter()); under perfkmod_counters_mutex.
  * @release_work: releases the counter in perfkmod_reap_wq, for a release
  *	from a callback's process delivery (perfkmod_counter_release()).
  * @pcpu: the per-CPU events, cpu_events.c's (struct perfkmod_cpu_events).

@@ -587,8 +587,8 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_stats);
  * perfkmod_overflow_counter_init() - set up a new counter's overflow state
  * @c: the counter, before any of its events exists.
  * @stop: the counter core's stop work, queued once the counter's overflows
- *	stopped it (a limit reached, or perfkmod_overflow_stop()): a
- *	sampling counter only.
+ *	stopped it (a limit reached, or perfkmod_overflow_stop()); only a
+ *	sampling counter's, whose @stats is set, is ever queued.
  *
  * Context: process context, may sleep.
  * Return: 0 or -%ENOMEM.
@@ -600,12 +600,13 @@ int perfkmod_overflow_counter_init(struct perfkmod_counter *c,
 
 	INIT_LIST_HEAD(&o->direct);
 	INIT_LIST_HEAD(&o->deferred);
+	atomic_set(&o->detaching, 0);
 	atomic_set(&o->limit, -1);
+	init_irq_work(&o->stop_irq_work, stop_irq_work);
+	INIT_WORK(&o->stop_work, stop);
 	/* set_period() never makes a counting counter sample */
 	if (!perfkmod_config_samples(&c->config))
 		return 0;
-	init_irq_work(&o->stop_irq_work, stop_irq_work);
-	INIT_WORK(&o->stop_work, stop);
 	o->stats = alloc_percpu(struct perfkmod_stats);
 	return o->stats ? 0 : -ENOMEM;
 }

@@ -41,8 +41,10 @@ struct perfkmod_ring;
  *	limit, 0 for stopped. overflow.c's: the trampoline decrements it,
  *	perfkmod_overflow_arm() (enable and refresh, under the counter's
  *	lock), perfkmod_overflow_stop() and perfkmod_overflow_limit() set it.
- * @stop_irq_work: queued by the trampoline to stop the counter from NMI:
- *	it queues @stop_work.
+ * @stop_irq_work: queued by the trampoline, at the last overflow of a
+ *	limit, and by perfkmod_overflow_stop(), to stop the counter from any
+ *	context, NMI included: it queues @stop_work. Neither is queued for a
+ *	counting counter (@stats NULL).
  * @stop_work: the counter core's stop, which disables the counter once its
  *	overflows stopped it (perfkmod_overflow_stopped()), in process
  *	context; given to perfkmod_overflow_counter_init().
