@@ -58,19 +58,8 @@ lane() {
 		"$top/scripts/kernel.sh" distro-arm64 >"$tmp/out" 2>"$tmp/err"
 }
 
-# case NAME CONDITION...: ok when the command CONDITION succeeds
-case_() {
-	local name=$1
-
-	shift
-	if "$@"; then
-		echo "ok $name"
-	else
-		echo "not ok $name"
-		sed 's/^/    /' "$tmp/err"
-		bad=1
-	fi
-}
+# case_ NAME CONDITION...: one TAP case (tap.sh)
+. "$top/tests/host/tap.sh"
 
 # has FILE TEXT: the extracted tree's FILE holds TEXT
 has() {

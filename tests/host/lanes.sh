@@ -26,19 +26,8 @@ check_table() {
 	(top=$tmp && . "$src/scripts/lanes.sh" && lanes_check) 2>"$tmp/err"
 }
 
-# case_ NAME CONDITION...: ok when the command CONDITION succeeds
-case_() {
-	local name=$1
-
-	shift
-	if "$@"; then
-		echo "ok $name"
-	else
-		echo "not ok $name"
-		sed 's/^/    /' "$tmp/err"
-		bad=1
-	fi
-}
+# case_ NAME CONDITION...: one TAP case (tap.sh)
+. "$src/tests/host/tap.sh"
 
 # shellcheck disable=SC2317
 # refused SED LINE TEXT: tests/lanes edited by SED is refused with a
