@@ -28,8 +28,8 @@
 #                it; the CSVs read by Python's strict csv reader
 #   acyclic      scripts/object-cycles.py on each KDIR's build of the
 #                module: no object file calls into another that calls
-#                back, directly or through others (the names perfkmod.h
-#                declares, the exported API, aside); names each cycle
+#                back, directly or through others (through the exported
+#                API too); names each cycle
 #   control-includes
 #                control/, the root interface, is a client of perfkmod.h:
 #                its files include perfkmod.h, control/'s own headers and
@@ -262,7 +262,7 @@ out=
 for kdir in "${kdirs[@]}"; do
 	mod=$work/sparse-$(basename "$kdir")/src/perfkmod.mod
 	if [ -f "$mod" ]; then
-		r=$(scripts/object-cycles.py perfkmod.h "$mod" 2>&1) ||
+		r=$(scripts/object-cycles.py "$mod" 2>&1) ||
 			out+=${out:+$'\n'}$(echo "$r" | sed "s|^|$(basename "$kdir"): |")
 	else
 		out+="${out:+$'\n'}$(basename "$kdir"): no perfkmod.mod (the build failed)"

@@ -3,42 +3,20 @@
 #
 # The calls between the object files of a built perfkmod must run one way:
 #
-#   scripts/object-cycles.py PERFKMOD_H MODFILE
+#   scripts/object-cycles.py MODFILE
 #
 # MODFILE is the module's .mod file, which Kbuild writes beside the module
 # and which lists its object files (tests/ and the link's own perfkmod.o
 # and perfkmod.mod.o are not in it). nm reads each: object A depends on
-# object B when A has an undefined symbol that B defines, leaving out the
-# names perfkmod.h and the public headers it includes declare (the
-# exported API, which any file may call as a client module would). Every
-# cycle of that graph is printed, one a
-# line, with the symbols of each of its edges; the exit status is 1 when
-# there is one.
+# object B when A has an undefined symbol that B defines, the exported API
+# included (a lower file that calls perfkmod_counter_disable() calls the
+# counter core). Every cycle of that graph is printed, one a line, with
+# the symbols of each of its edges; the exit status is 1 when there is
+# one.
 
 import os
-import re
 import subprocess
 import sys
-
-
-def public_text(path):
-    """perfkmod.h's text, with that of the headers it includes by a quoted
-    name (its public sub-headers, beside it)."""
-    text = open(path).read()
-    here = os.path.dirname(path)
-    for sub in re.findall(r'^#include "([^"]+)"', text, re.M):
-        text += open(os.path.join(here, sub)).read()
-    return text
-
-
-def api_names(path):
-    """The functions, macros and variables perfkmod.h declares."""
-    text = public_text(path)
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    names = set(re.findall(r"\b(\w+)\s*\(", text))
-    names |= set(re.findall(r"\bextern\b[^;(]*?\b(\w+)\s*(?:\[[^]]*\])?\s*;",
-                            text))
-    return names
 
 
 def symbols(obj):
@@ -56,9 +34,8 @@ def symbols(obj):
 
 
 def main():
-    api = api_names(sys.argv[1])
-    here = os.path.dirname(os.path.abspath(sys.argv[2]))
-    objs = [os.path.join(here, w) for w in open(sys.argv[2]).read().split()
+    here = os.path.dirname(os.path.abspath(sys.argv[1]))
+    objs = [os.path.join(here, w) for w in open(sys.argv[1]).read().split()
             if w.endswith(".o")]
     base = os.path.commonpath([os.path.dirname(o) for o in objs])
     name = {o: os.path.relpath(o, base) for o in objs}
@@ -69,7 +46,7 @@ def main():
             owner[s] = o
     edges = {o: {} for o in objs}
     for a in objs:
-        for s in sorted(syms[a][1] - api):
+        for s in sorted(syms[a][1]):
             b = owner.get(s)
             if b and b != a:
                 edges[a].setdefault(b, []).append(s)
