@@ -25,6 +25,7 @@
  * returns; the reason in words goes to the last_error file and, rate
  * limited, to the kernel log.
  */
+#include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/ktime.h>
 #include <linux/ratelimit.h>
@@ -35,11 +36,20 @@
 
 #include "control.h"
 
-/* The counts of the named counters and series (named.c has their list). */
+/*
+ * The named series and the counts of the named counters and series, this
+ * file's, under perfkmod_named_mutex (named.c has the named counters'
+ * list, which the other files walk).
+ */
 static unsigned int named_count;
 static LIST_HEAD(perfkmod_named_series_list);
 static unsigned int series_count;
 static char last_error[512];
+
+/* The texts that refuse a series name these limits. */
+static_assert(PERFKMOD_SERIES_MIN_INTERVAL_NS == 100000);
+static_assert(PERFKMOD_SERIES_MAX_RECORDS == 1048576);
+static_assert(PERFKMOD_SERIES_MAX_COUNTERS == 8);
 
 /* Called with perfkmod_named_mutex held. */
 static struct perfkmod_named *find_named(const char *name)
@@ -153,7 +163,7 @@ err_free:
 /*
  * Unlink @n and remove its files; called with perfkmod_named_mutex held.
  * debugfs_remove() waits for the reads of @n under way (not for their
- * copies to user space, see counter_files.c).
+ * copies to user space, see named_files.c).
  */
 static void unlink_named(struct perfkmod_named *n)
 {

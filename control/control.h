@@ -4,8 +4,8 @@
  * file and the named counters and series it makes (commands.c), the
  * module parameters that make them at load time (params.c), their list,
  * its mutex and their limits (named.c), the files of each
- * (counter_files.c), and the directory with its files at the top
- * (files.c). Module init and exit call perfkmod_control_init() and
+ * (named_files.c), and the directory with its files at the top
+ * (top_files.c). Module init and exit call perfkmod_control_init() and
  * perfkmod_control_exit(); nothing else of the module calls in here, and
  * nothing here calls the module but through perfkmod.h.
  *
@@ -36,7 +36,7 @@
  *	both locks, read under either. Taken under perfkmod_named_mutex
  *	(period, the control file's listing) or alone (the spec file);
  *	period sets the counter's period under it.
- * series_reader.lock (counter_files.c), an open records file's
+ * series_reader.lock (named_files.c), an open records file's
  *	One read(2) of the file at a time: its CPU, its buffer and what is
  *	left of it. Held over the series' read (perfkmod_series_read(),
  *	which takes the series' read lock) and over the copy to user space,
@@ -82,7 +82,7 @@ struct seq_file;
  * The files of counters/@name/ reach it through their inode's private
  * pointer without perfkmod_named_mutex: debugfs_remove() of @dir waits
  * for the reads of it under way (never for a copy to user space, see
- * counter_files.c) before the counter is released.
+ * named_files.c) before the counter is released.
  */
 struct perfkmod_named {
 	struct list_head node;
@@ -122,14 +122,11 @@ struct perfkmod_named_series {
 	char name[];
 };
 
-/* files.c: the directory and its files at the top; module init and exit */
+/* top_files.c: the directory and its files at the top; module init and exit */
 int perfkmod_control_init(void);
 void perfkmod_control_exit(void);
 
 /* commands.c: the named counters and series, and the control file */
-extern struct mutex perfkmod_named_mutex;	/* see "Locks" above */
-extern struct list_head perfkmod_named_list;	/* under the mutex */
-
 int perfkmod_named_add(const char *name, const char *spec, bool files,
 		       const char **why);
 int perfkmod_named_series_add(const char *name, char **words, int nwords,
@@ -145,13 +142,15 @@ void perfkmod_control_last_error(struct seq_file *m);
 int perfkmod_params_load(void);
 
 /* named.c: the list, its mutex, max_name_len, max_cmd_len and max_counters */
+extern struct mutex perfkmod_named_mutex;	/* see "Locks" above */
+extern struct list_head perfkmod_named_list;	/* under the mutex */
 extern unsigned int perfkmod_max_name_len;
 extern unsigned int perfkmod_max_cmd_len;
 extern unsigned int perfkmod_max_counters;
 
-/* counter_files.c: counters/, series/ and the directory of each */
-void perfkmod_counter_files_init(struct dentry *top);
-void perfkmod_counter_files_exit(void);
+/* named_files.c: counters/, series/ and the directory of each */
+void perfkmod_named_files_init(struct dentry *top);
+void perfkmod_named_files_exit(void);
 const char *perfkmod_state_name(enum perfkmod_state state);
 bool perfkmod_is_sampling(const struct perfkmod_counter *c);
 void perfkmod_debugfs_counter_add(struct perfkmod_named *n);

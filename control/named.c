@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every file of control/ shares of the named counters and series:
- * the list of the named counters, the mutex that guards them, and their
- * limits, the module parameters max_name_len, max_cmd_len and
- * max_counters, read-only once loaded, which bound the control file's
- * commands and the counters= and series= entries. It calls nothing: the
+ * the list of the named counters, the mutex that guards them and the
+ * named series, and their limits: the module parameters max_name_len,
+ * max_cmd_len and max_counters, read-only once loaded, which bound the
+ * control file's commands and the counters= and series= entries. It calls nothing: the
  * files that make, list and show the named counters all reach it, and so
  * may each assert the mutex.
  */

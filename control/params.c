@@ -88,7 +88,7 @@ static int load_param(const char *param, const char *pname, bool is_series)
  * fails.
  *
  * Context: process context, may sleep; called once from
- * perfkmod_control_init(), after perfkmod_counter_files_init() and before
+ * perfkmod_control_init(), after perfkmod_named_files_init() and before
  * the files at the top exist. Takes perfkmod_named_mutex.
  * Return: 0 or a negative errno.
  */

@@ -8,8 +8,8 @@
  *	last_error		0400 why the last command failed
  *	list			0400 every counter, raw numbers for programs
  *	events			0400 which named events this machine can create
- *	counters/NAME/...	the files of a named counter (counter_files.c)
- *	series/NAME/...		the files of a named series (counter_files.c)
+ *	counters/NAME/...	the files of a named counter (named_files.c)
+ *	series/NAME/...		the files of a named series (named_files.c)
  *
  * Everything in control/ goes through the exported API, as a client
  * module would.
@@ -274,7 +274,7 @@ int perfkmod_control_init(void)
 
 	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
 	/* the directories first: the counters= ones add theirs to them */
-	perfkmod_counter_files_init(perfkmod_dir);
+	perfkmod_named_files_init(perfkmod_dir);
 	err = perfkmod_params_load();
 	if (err)
 		goto err_dir;
@@ -287,7 +287,7 @@ int perfkmod_control_init(void)
 
 err_dir:
 	debugfs_remove(perfkmod_dir);
-	perfkmod_counter_files_exit();
+	perfkmod_named_files_exit();
 	return err;
 }
 
@@ -304,7 +304,7 @@ void perfkmod_control_exit(void)
 {
 	debugfs_remove(perfkmod_dir);
 	/* the directories of the counters and series went with it */
-	perfkmod_counter_files_exit();
+	perfkmod_named_files_exit();
 	mutex_lock(&perfkmod_named_mutex);
 	perfkmod_named_release_all();
 	mutex_unlock(&perfkmod_named_mutex);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The directories of the named counters and series under
- * /sys/kernel/debug/perfkmod/ (files.c lists every file of the directory):
+ * /sys/kernel/debug/perfkmod/ (top_files.c lists every file of the directory):
  *
  *	counters/NAME/value	0400 the count
  *	counters/NAME/stat	0400 value, enabled ns, running ns, scaled, state
@@ -252,8 +252,8 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(overflow);
  * perfkmod_debugfs_counter_add() - create counters/NAME/ for a new counter
  * @n: the named counter, in perfkmod_named_list.
  *
- * Does nothing before perfkmod_counter_files_init() or after
- * perfkmod_counter_files_exit().
+ * Does nothing before perfkmod_named_files_init() or after
+ * perfkmod_named_files_exit().
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
@@ -281,7 +281,7 @@ void perfkmod_debugfs_counter_add(struct perfkmod_named *n)
  *
  * Waits for the reads of the counter that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @n. After perfkmod_counter_files_exit()
+ * fail with -EIO and never reach @n. After perfkmod_named_files_exit()
  * (it is removed with the rest), it only forgets it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
@@ -469,8 +469,8 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(series_spec);
  * perfkmod_debugfs_series_add() - create series/NAME/ for a new series
  * @ns: the named series, in perfkmod_named_series_list.
  *
- * Does nothing before perfkmod_counter_files_init() or after
- * perfkmod_counter_files_exit().
+ * Does nothing before perfkmod_named_files_init() or after
+ * perfkmod_named_files_exit().
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
@@ -494,7 +494,7 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
  *
  * Waits for the reads of the series that its files' readers are making,
  * never for their copy to user space; later reads of files still open
- * fail with -EIO and never reach @ns. After perfkmod_counter_files_exit()
+ * fail with -EIO and never reach @ns. After perfkmod_named_files_exit()
  * (it is removed with the rest), it only forgets it.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
@@ -508,7 +508,7 @@ void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
 }
 
 /**
- * perfkmod_counter_files_init() - create counters/ and series/
+ * perfkmod_named_files_init() - create counters/ and series/
  * @top: the directory /sys/kernel/debug/perfkmod/.
  *
  * Before anything adds to them. Like every debugfs user, perfkmod does not
@@ -517,14 +517,14 @@ void perfkmod_debugfs_series_remove(struct perfkmod_named_series *ns)
  * Context: process context, may sleep; called once from
  * perfkmod_control_init(), before perfkmod_params_load().
  */
-void perfkmod_counter_files_init(struct dentry *top)
+void perfkmod_named_files_init(struct dentry *top)
 {
 	counters_dir = debugfs_create_dir("counters", top);
 	series_dir = debugfs_create_dir("series", top);
 }
 
 /**
- * perfkmod_counter_files_exit() - forget counters/ and series/
+ * perfkmod_named_files_exit() - forget counters/ and series/
  *
  * Once their parent is removed, with them and every directory in them:
  * perfkmod_debugfs_counter_remove() and perfkmod_debugfs_series_remove()
@@ -533,7 +533,7 @@ void perfkmod_counter_files_init(struct dentry *top)
  * Context: process context; called from perfkmod_control_exit(), and
  * from perfkmod_control_init() when it fails.
  */
-void perfkmod_counter_files_exit(void)
+void perfkmod_named_files_exit(void)
 {
 	counters_dir = NULL;
 	series_dir = NULL;
