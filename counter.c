@@ -171,7 +171,6 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 		if (err)
 			goto err_overflow;
 	}
-	c->config.task = NULL;
 	/* the module notifier may release it from here on */
 	smp_store_release(&c->created, true);
 	if (!perfkmod_per_cpu(c))

@@ -176,15 +176,25 @@ static void config_to_attr(const struct perfkmod_config *cfg,
 	attr->exclude_idle = cfg->exclude_idle;
 }
 
-/*
- * Create one perf event of @c on @cpu (or -1) for @task (or NULL), with
- * the checks of perf_event_open() that the kernel path skips. A sampling
- * event is made disabled and checked before it is enabled: a frequency
- * event starts at period 1 and would overflow at once, before a check could
- * refuse it (an inherited task counter is the exception, see below). A
- * counting event, which no check refuses, is made in its final state. An
- * event made for enable_on_exec is made disabled (@disabled) and stays so:
- * the task's exec enables it, perhaps before the checks end.
+/**
+ * perfkmod_create_event() - make one perf event of a counter
+ * @c: the counter.
+ * @cpu: the CPU, or -1 for a task's event.
+ * @task: the task, or NULL for a CPU's event.
+ * @disabled: make it disabled.
+ *
+ * Makes the event with the checks of perf_event_open() that the kernel
+ * path skips. A sampling event is made disabled and checked before it is
+ * enabled: a frequency event starts at period 1 and would overflow at
+ * once, before a check could refuse it (an inherited task counter is the
+ * exception, see below). A counting event, which no check refuses, is
+ * made in its final state. An event made for enable_on_exec is made
+ * disabled (@disabled) and stays so: the task's exec enables it, perhaps
+ * before the checks end.
+ *
+ * Context: process context, may sleep; @c->sync_lock held for a per-CPU
+ *	counter, not @c->lock (perf takes cpu_hotplug_lock).
+ * Return: the event, or an ERR_PTR() of perf's errno or of a check's.
  */
 struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 					 struct task_struct *task, bool disabled)
@@ -235,13 +245,19 @@ struct perf_event *perfkmod_create_event(struct perfkmod_counter *c, int cpu,
 	return event;
 }
 
-/*
- * Whether perf takes @freq for @c's event, asked of a disabled event made
- * for the purpose on an online CPU: for a per-CPU counter none of whose
- * CPUs has an event (its CPU is offline), so that a value is refused now
- * rather than when the CPU comes back. Never enabled, it cannot overflow.
- * Called by perfkmod_counter_set_period() with @c->sync_lock held, not
- * @c->lock (perf makes an event).
+/**
+ * perfkmod_probe_freq() - whether perf takes a frequency for a counter
+ * @c: a sampling per-CPU counter made with a frequency.
+ * @freq: the frequency.
+ *
+ * Asked of a disabled event made for the purpose on an online CPU: for a
+ * per-CPU counter none of whose CPUs has an event (its CPU is offline), so
+ * that a value is refused now rather than when the CPU comes back. Never
+ * enabled, it cannot overflow.
+ *
+ * Context: process context, may sleep; perfkmod_counter_set_period() calls
+ *	it with @c->sync_lock held, not @c->lock (perf makes an event).
+ * Return: 0, or perf's errno for the event or the frequency.
  */
 int perfkmod_probe_freq(struct perfkmod_counter *c, u64 freq)
 {

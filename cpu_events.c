@@ -35,7 +35,7 @@ static bool counts_on(const struct perfkmod_counter *c, unsigned int cpu)
  * offline (@down): in the CPU's hotplug thread, while the CPU hotplug lock
  * is held for writing, so no perf event may be made or released here (see
  * "Locks" in internal.h). So this only notes that the CPU's event, if
- * any, is no longer good, and leaves the work to perfkmod_sync_cpus(), in
+ * any, is stale, and leaves the work to perfkmod_sync_cpus(), in
  * a workqueue. perf detaches the events of a CPU going offline for good
  * (after this callback, which runs before perf's own); perfkmod_sync_cpus()
  * keeps what such an event counted and makes a new one when the CPU is
@@ -353,7 +353,7 @@ static void hotplug_work(struct work_struct *work)
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
- * perfkmod_counter_flush_hotplug() - wait for a counter's hotplug work
+ * perfkmod_cpu_events_flush() - wait for a counter's hotplug work
  * @c: a per-CPU counter.
  *
  * For the KUnit suites: once it returns, the events of @c follow the CPU
@@ -362,11 +362,11 @@ static void hotplug_work(struct work_struct *work)
  *
  * Context: process context, may sleep.
  */
-void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c)
+void perfkmod_cpu_events_flush(struct perfkmod_counter *c)
 {
 	flush_delayed_work(&c->pcpu.hotplug_work);
 }
-EXPORT_SYMBOL_IF_KUNIT(perfkmod_counter_flush_hotplug);
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_cpu_events_flush);
 #endif
 
 /**

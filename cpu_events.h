@@ -129,7 +129,9 @@ void perfkmod_cpu_events_reset(struct perfkmod_counter *c);
 int perfkmod_cpu_events_set_period(struct perfkmod_counter *c, u64 value,
 				   bool *live);
 bool perfkmod_cpu_events_failed(struct perfkmod_counter *c);
-void perfkmod_counter_flush_hotplug(struct perfkmod_counter *c);
+
+/* cpu_events.c, for the KUnit suites */
+void perfkmod_cpu_events_flush(struct perfkmod_counter *c);
 
 /*
  * The CPUs that a PMU with @scope counts for together with @cpu: what perf

@@ -8,11 +8,9 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/fs.h>
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/list.h>
-#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
@@ -45,9 +43,9 @@
  * series' timers, switch event, trigger callback and CPU hotplug
  * callbacks) takes none.
  * Elsewhere, a lock's declaration points here, and a function's comment
- * says which it must be called with. A counter's @hotplug_work below is its
- * &struct perfkmod_cpu_events', @pcpu (cpu_events.h); its @direct and
- * @deferred its &struct perfkmod_overflow's (overflow.h).
+ * says which it must be called with. Below, a counter's @hotplug_work is
+ * @pcpu.hotplug_work (cpu_events.h), and its @direct and @deferred are
+ * @overflow.direct and @overflow.deferred (overflow.h).
  *
  * perfkmod_named_mutex, perfkmod_named.lock (control/)
  *	The root interface's: control/control.h says what they protect.
@@ -91,7 +89,7 @@
  *	and periods events, under the locks above. perf calls perfkmod with
  *	them held only in overflow handlers (the trampoline, a series'
  *	switch event), which take no lock.
- * series_reader.lock (control/counter_files.c), an open records file's
+ * series_reader.lock (control/named_files.c), an open records file's
  *	control/control.h says what it protects; it is held over
  *	perfkmod_series_read(), which takes perfkmod_series.read_lock.
  *

@@ -56,7 +56,7 @@ static int __init perfkmod_init(void)
 {
 	int err;
 
-	/* first: the counters= counters are made by perfkmod_control_init() */
+	/* first: every create needs the PMUs it finds (the clocks, read kinds) */
 	err = perfkmod_pmus_init();
 	if (err)
 		return err;

@@ -368,9 +368,13 @@ void perfkmod_defer_flush(struct perfkmod_callback *cb)
 	}
 }
 
-/*
- * The callback whose process delivery the caller is, or NULL: each work
- * item delivers one callback's samples of one CPU.
+/**
+ * perfkmod_process_delivery() - the callback whose process delivery this is
+ *
+ * Each work item delivers one callback's samples of one CPU.
+ *
+ * Context: any context.
+ * Return: the callback whose process delivery the caller is, or NULL.
  */
 struct perfkmod_callback *perfkmod_process_delivery(void)
 {
@@ -381,11 +385,24 @@ struct perfkmod_callback *perfkmod_process_delivery(void)
 	return container_of(work, struct perfkmod_cb_cpu, work)->cb;
 }
 
+/**
+ * perfkmod_in_process_delivery() - whether the caller is a process delivery
+ *
+ * Context: any context.
+ * Return: true in the process delivery of any callback.
+ */
 bool perfkmod_in_process_delivery(void)
 {
 	return perfkmod_process_delivery();
 }
 
+/**
+ * perfkmod_in_delivery_of() - whether the caller delivers a counter's overflows
+ * @c: a counter, perhaps released.
+ *
+ * Context: any context.
+ * Return: true in the process delivery of a callback of @c.
+ */
 bool perfkmod_in_delivery_of(const struct perfkmod_counter *c)
 {
 	struct perfkmod_callback *cb = perfkmod_process_delivery();

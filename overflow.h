@@ -101,7 +101,7 @@ struct perfkmod_cb_cpu {
  * @dead: the handle is ended (claimed): no deferred delivery calls @fn
  *	any more, and the samples waiting are dropped. Set under
  *	perfkmod_callback_mutex (WRITE_ONCE()), read by the deliveries.
- * @reap_detached: the end handed to @reap detached @cb (end_handle()).
+ * @reap_detached: the end handed to @reap_work detached @cb (end_handle()).
  * @reap_work: ends the handle in perfkmod_reap_wq, for an unregister from a
  *	process delivery (perfkmod_callback_unregister()).
  *

@@ -27,7 +27,7 @@
 #include <linux/threads.h>
 
 #include "compat.h"
-#include "internal.h"
+#include "perfkmod.h"
 
 struct event_name {
 	const char *name;

@@ -22,8 +22,9 @@
  *
  * A zeroed config counts on every CPU; see &enum perfkmod_target. A
  * sampling counter calls other modules' functions on its overflows
- * (perfkmod_callback.h); a series samples counters into per-CPU rings
- * (perfkmod_series.h). This header includes both.
+ * (perfkmod_callback.h, with the overflow limit, refresh and statistics);
+ * a series samples counters into per-CPU rings (perfkmod_series.h). This
+ * header includes both.
  *
  * Each function says in its Context: where it may be called. One that may
  * sleep checks where it is: called from a direct or %PERFKMOD_DELIVER_IRQ

@@ -17,8 +17,9 @@
  * @counter: the counter that overflowed.
  * @time: for a deferred callback, local_clock() at the overflow, in
  *	nanoseconds. 0 for a direct callback: it runs at the overflow, where
- *	local_clock() is the time (a clock read on every overflow was a third
- *	of the trampoline's cost, whether a callback wanted it or not).
+ *	local_clock() is the time (the trampoline reads no clock for it: a
+ *	clock read would cost every overflow, whether a callback wants it or
+ *	not).
  * @ip: the interrupted instruction pointer.
  * @period: events counted since the previous overflow (perf's period).
  * @count: the overflowing event's count (for an all-CPUs counter, that

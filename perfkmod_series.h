@@ -153,7 +153,8 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
  * counters of one task (without inherit), or a trigger that does not
  * sample or counts another target than the counters; -%ENOMEM, also when
  * the rings would take all series past the series_max_mb module parameter
- * (the rings take about 104 bytes a record for each possible CPU); perf's
+ * (the rings take sizeof(struct perfkmod_series_record) a record for
+ * each possible CPU); perf's
  * errno from making a task series' context-switches event (-%ESRCH: the
  * task exits).
  */

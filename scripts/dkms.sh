@@ -50,7 +50,7 @@ rsync -a --exclude=.git --exclude=.build "$top/" "$tree/src/perfkmod-$ver/"
 cp "$top"/samples/{Kbuild,dkms.conf,perfkmod_client.c} "$tree/src/perfkmod-client-$cver/"
 dkms_install perfkmod "$ver"
 kept=$tree/dkms/perfkmod/kernel-$kver-$(uname -m)
-for f in Module.symvers perfkmod.h perfkmod_callback.h perfkmod_series.h; do
+for f in Module.symvers perfkmod.h perfkmod_*.h; do
 	[ -s "$kept/$f" ] || fail "DKMS's perfkmod build kept no $kept/$f"
 done
 dkms_install perfkmod-client "$cver"

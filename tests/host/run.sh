@@ -51,8 +51,8 @@ fi
 
 # (the tests' functions run through run(), below)
 # shellcheck disable=SC2317
-# parse.c is copied beside nothing of the module's: its "internal.h" and
-# "compat.h" are then the shim's, and "perfkmod.h" the tree's.
+# parse.c is copied beside nothing of the module's: its "compat.h" is then
+# the shim's, and "perfkmod.h" the tree's.
 parse_test() {
 	local shim=$top/tests/host/shim
 

@@ -273,7 +273,7 @@ static void all_cpus_hotplug(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, add_cpu(cpu), 0);
 	/* the CPU's new event is made by a work the CPU's return queued */
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	/* cpu-clock counts on a CPU whether it is busy or idle */
 	msleep(20);
 	KUNIT_EXPECT_GT_MSG(test, cpu_value(test, c, cpu), offline,
@@ -716,8 +716,8 @@ static void set_period_cpu_offline(struct kunit *test)
 	f = test_create(test, &fcfg);
 
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
-	perfkmod_counter_flush_hotplug(f);
+	perfkmod_cpu_events_flush(c);
+	perfkmod_cpu_events_flush(f);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(c, BIT_ULL(63)),
 			-EINVAL);
@@ -730,8 +730,8 @@ static void set_period_cpu_offline(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_set_period(f, 50), 0);
 	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
 
-	perfkmod_counter_flush_hotplug(c);
-	perfkmod_counter_flush_hotplug(f);
+	perfkmod_cpu_events_flush(c);
+	perfkmod_cpu_events_flush(f);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(f), PERFKMOD_STATE_ACTIVE);
 	event = perfkmod_cpu_share(c, 1)->event;
@@ -777,7 +777,7 @@ static void enable_retries_cpu(struct kunit *test)
 		kunit_skip(test, "needs CPU 1 online");
 	c = test_create(test, &cfg);
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	for (n = 0; n < ARRAY_SIZE(fill); n++) {
 		fill[n] = perfkmod_counter_create(&filler);
 		if (IS_ERR(fill[n]))
@@ -788,7 +788,7 @@ static void enable_retries_cpu(struct kunit *test)
 	if (n < ARRAY_SIZE(fill))
 		KUNIT_EXPECT_EQ(test, PTR_ERR(fill[n]), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	KUNIT_EXPECT_EQ_MSG(test, perfkmod_counter_state(c),
 			    PERFKMOD_STATE_ERROR,
 			    "%d fillers; CPU 1: event %p, err %d", n,
@@ -841,7 +841,7 @@ static void read_under_hotplug_lock(struct kunit *test)
 	if (h) {
 		KUNIT_EXPECT_GT_MSG(test, test_hotplug_stop(h), 0,
 				    "no hotplug cycle of CPU 1 in 60 s");
-		perfkmod_counter_flush_hotplug(c);
+		perfkmod_cpu_events_flush(c);
 	}
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 }

@@ -501,7 +501,7 @@ static void reads_under_hotplug(struct kunit *test)
 		usleep_range(500, 1000);
 	}
 	cycles = test_hotplug_stop(h);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 
 	KUNIT_EXPECT_GE_MSG(test, cycles, 1, "no hotplug cycle of CPU 1 in 60 s");
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->errors), 0);

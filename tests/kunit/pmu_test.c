@@ -427,21 +427,21 @@ static void package_hotplug(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_value(c), want);
 
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	want += bump(test, 1000);
 	KUNIT_EXPECT_EQ_MSG(test, test_value(c), want, "CPU 1 offline");
 	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	want += bump(test, 1000);
 	KUNIT_EXPECT_EQ_MSG(test, test_value(c), want, "CPU 1 back");
 
 	err = remove_cpu(0);
 	if (!err) {
-		perfkmod_counter_flush_hotplug(c);
+		perfkmod_cpu_events_flush(c);
 		want += bump(test, 1000);
 		KUNIT_EXPECT_EQ_MSG(test, test_value(c), want, "CPU 0 offline");
 		KUNIT_ASSERT_EQ(test, add_cpu(0), 0);
-		perfkmod_counter_flush_hotplug(c);
+		perfkmod_cpu_events_flush(c);
 		want += bump(test, 1000);
 		KUNIT_EXPECT_EQ_MSG(test, test_value(c), want, "CPU 0 back");
 	} else {
@@ -460,7 +460,7 @@ static void package_hotplug(struct kunit *test)
 	}
 	cycles = test_hotplug_stop(h);
 	kunit_info(test, "%d cycles of CPU 1", cycles);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	got = test_value(c);
 	kunit_info(test, "counted %llu of at most %llu while CPU 1 cycled",
 		   got - want, bound - want);
@@ -474,9 +474,9 @@ static void package_hotplug(struct kunit *test)
 static void cycle_cpu1(struct kunit *test, struct perfkmod_counter *c)
 {
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
-	perfkmod_counter_flush_hotplug(c);
+	perfkmod_cpu_events_flush(c);
 }
 
 /*

@@ -330,9 +330,9 @@ static void hotplug_churn(struct kunit *test)
 	}
 	kthread_stop(creator);
 	/* the events of CPU 1's last return are made by a work */
-	perfkmod_counter_flush_hotplug(c);
-	perfkmod_counter_flush_hotplug(c1);
-	perfkmod_counter_flush_hotplug(pf);
+	perfkmod_cpu_events_flush(c);
+	perfkmod_cpu_events_flush(c1);
+	perfkmod_cpu_events_flush(pf);
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(pf), PERFKMOD_STATE_ACTIVE);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "hotplug at cycle %d", i);
 	KUNIT_EXPECT_EQ(test, i, HOTPLUG_CYCLES);
