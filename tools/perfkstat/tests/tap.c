@@ -142,6 +142,7 @@ int tap_done(void)
 int main(void)
 {
 	util_tests();
+	events_tests();
 	stat_display_tests();
 	stat_tests();
 	record_tests();

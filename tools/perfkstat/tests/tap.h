@@ -32,6 +32,7 @@ char *capture(void (*fn)(FILE *f, const void *arg), const void *arg);
 
 /* the groups of checks, a file each */
 void util_tests(void);
+void events_tests(void);
 void stat_display_tests(void);
 void stat_tests(void);
 void record_tests(void);
