@@ -115,7 +115,8 @@ char **split_events(const char *arg, int *n, const char **why)
 			pieces = add_piece(pieces, n, start, s - start, opt);
 			if (!*s)
 				return pieces;
-			start = elem = s + 1;
+			start = s + 1;
+			elem = start;
 		}
 	}
 fail:

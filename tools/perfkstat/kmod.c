@@ -89,11 +89,12 @@ static int write_control(const char *line, size_t n)
 static int ctl_errno;
 
 /*
- * ctl_complain: say why CMD, the last command ctl() sent, failed: the
- * kernel's reason from last_error when it names this command, else the
- * error of the write.
+ * ctl_complain_as: say why CMD, the last command ctl() sent, failed: the
+ * kernel's reason from last_error when it names this command, with
+ * TYPED, what the user typed of it, in its place; else the error of the
+ * write.
  */
-void ctl_complain(const char *cmd)
+void ctl_complain_as(const char *cmd, const char *typed)
 {
 	char *why = last_error(), *msg;
 	size_t n = strlen(why), c = strlen(cmd);
@@ -103,11 +104,17 @@ void ctl_complain(const char *cmd)
 	else
 		msg = xasprintf("%s: %s", control_path, strerror(ctl_errno));
 	if (n >= c + 2 && !strcmp(why + n - c, cmd) && !strncmp(why + n - c - 2, ": ", 2))
-		warn("%s", why);
+		warn("%.*s%s", (int)(n - c), why, typed);
 	else
 		warn("%s: %s", cmd, msg);
 	free(why);
 	free(msg);
+}
+
+/* ctl_complain: ctl_complain_as() of CMD itself */
+void ctl_complain(const char *cmd)
+{
+	ctl_complain_as(cmd, cmd);
 }
 
 /* ctl: one control command; on failure, unless QUIET, say why. 0 or -1. */

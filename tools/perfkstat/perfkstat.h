@@ -93,6 +93,7 @@ void need_dir(void);
 __printf(1, 2) char *dbg_path(const char *fmt, ...);
 int ctl(const char *cmd, bool quiet);
 void ctl_complain(const char *cmd);
+void ctl_complain_as(const char *cmd, const char *typed);
 char *last_error(void);
 bool lacks(const char *why);
 void listing(struct sbuf *out);

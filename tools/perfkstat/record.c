@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "perfkstat.h"
 
 #define NSEC 1000000000ULL
@@ -613,6 +614,31 @@ static void trigger(const char *arg)
 }
 
 /*
+ * add_events: the events of -e's ARG, each as if given with an -e of its
+ * own, a temporary each; the number of temporaries, N before them
+ */
+static int add_events(const char *arg, int n)
+{
+	const char *why;
+	char **pieces;
+	int k, count;
+
+	pieces = split_events(arg, &count, &why);
+	if (!pieces)
+		die("-e %s: %s", arg, why);
+	for (k = 0; k < count; k++) {
+		ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
+		memset(&ev[nev], 0, sizeof(*ev));
+		ev[nev].name = xasprintf(ME "-%d-%d", (int)getpid(), ++n);
+		ev[nev].label = pieces[k];
+		ev[nev].mine = true;
+		nev++;
+	}
+	free(pieces);
+	return n;
+}
+
+/*
  * trigger_stats: the trigger's overflows and throttlings, from list, into
  * OVERFLOWS and THROTTLED; "?" each when the trigger is not there (deleted
  * by hand, or perfkmod unloaded)
@@ -688,12 +714,7 @@ int cmd_record(int argc, char **argv)
 				pidarg = argv[++i];
 				break;
 			default:
-				ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
-				memset(&ev[nev], 0, sizeof(*ev));
-				ev[nev].name = xasprintf(ME "-%d-%d", (int)getpid(), ++n);
-				ev[nev].label = argv[++i];
-				ev[nev].mine = true;
-				nev++;
+				n = add_events(argv[++i], n);
 			}
 		} else if (!strcmp(a, "--every")) {
 			if (i + 1 >= argc || every_arg)
@@ -823,7 +844,7 @@ int cmd_record(int argc, char **argv)
 					*p = '\0';
 				die("%s: this machine cannot count it (%s)", ev[i].label, why);
 			}
-			ctl_complain(cmd);
+			ctl_complain_as(cmd, ev[i].label);
 			exit(1);
 		}
 		free(cmd);

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "stat.h"
 #include "workload.h"
 
@@ -278,7 +279,7 @@ static bool make_temporary(int e, const char *spec, const char *target, int plac
 	temp_drop_last();
 	why = last_error();
 	if (!lacks(why) && !(opt.target == T_TASKS && gone(why))) {
-		ctl_complain(cmd);
+		ctl_complain_as(cmd, spec);
 		exit(1);
 	}
 	free(why);
@@ -700,6 +701,22 @@ static const char *value_of(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+/* add_specs: the events of -e's ARG, each as if given with an -e of its own */
+static void add_specs(const char *arg)
+{
+	const char *why;
+	char **pieces;
+	int n, k;
+
+	pieces = split_events(arg, &n, &why);
+	if (!pieces)
+		die("-e %s: %s", arg, why);
+	opt.specs = xrealloc(opt.specs, (opt.nspecs + n) * sizeof(char *));
+	for (k = 0; k < n; k++)
+		opt.specs[opt.nspecs++] = pieces[k];
+	free(pieces);
+}
+
 static bool is_opt(const char *a, const char *name)
 {
 	size_t n = strlen(name);
@@ -770,9 +787,7 @@ int cmd_stat(int argc, char **argv)
 		} else if (!strcmp(a, "--no-big-num")) {
 			opt.big_num = false;
 		} else if (is_opt(a, "-e") || is_opt(a, "--event")) {
-			v = value_of(argc, argv, &i);
-			opt.specs = xrealloc(opt.specs, (opt.nspecs + 1) * sizeof(char *));
-			opt.specs[opt.nspecs++] = (char *)v;
+			add_specs(value_of(argc, argv, &i));
 		} else if (is_opt(a, "-k") || is_opt(a, "--counter")) {
 			v = value_of(argc, argv, &i);
 			opt.names = xrealloc(opt.names, (opt.nnames + 1) * sizeof(char *));
