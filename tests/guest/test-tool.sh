@@ -166,6 +166,14 @@ check_fails tool-e-bad-spec-fails perfkstat stat -e bogus -- true
 check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
 check_fails tool-e-needs-a-target perfkstat stat -e page-faults
 
+# -e as perf takes it, a comma-separated list: a row an event, named as
+# typed; perfkmod's options (pinned) stay with the event before them
+check tool-e-list sh -c "perfkstat stat -x, -e page-faults,context-switches -- true 2>&1 |
+	awk -F, '{ print \$3 }' | tr '\n' ' ' | grep -qx 'page-faults context-switches '"
+check tool-e-list-options sh -c "perfkstat stat -e page-faults,pinned,context-switches -- true 2>&1 |
+	grep -c -e ' page-faults,pinned ' -e ' context-switches ' | grep -qx 2"
+check_fails tool-e-list-empty-fails perfkstat stat -e page-faults,,context-switches -- true
+
 # the command alone: the 2000 pages its child touches count, the 20000
 # pages a loop beside it touches in each round meanwhile do not (the
 # command waits for two rounds' ends: one whole round runs within it)
