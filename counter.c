@@ -130,6 +130,25 @@ static int check_config(const struct perfkmod_config *cfg)
 static void stop_work(struct work_struct *work);
 static void release_work(struct work_struct *work);
 
+/*
+ * Release @c's perf events, and wait until no trampoline runs for them.
+ * Kernels without upstream's fix of __perf_event_overflow() against
+ * perf_remove_from_context() ran software and tracepoint overflows with
+ * interrupts on: the trampoline may still be running on an event just
+ * released, reading @c. Every context perf calls it in is an RCU
+ * read-side section (NMI included), so a grace period waits for it. A
+ * counting counter's events have no handler: no wait for them.
+ */
+static void release_events(struct perfkmod_counter *c)
+{
+	if (perfkmod_per_cpu(c))
+		perfkmod_release_cpus(c);
+	else
+		perf_event_release_kernel(c->event);
+	if (perfkmod_config_samples(&c->config))
+		synchronize_rcu();
+}
+
 struct perfkmod_counter *
 __perfkmod_counter_create(const struct perfkmod_config *config,
 			  struct module *owner)
@@ -181,13 +200,8 @@ __perfkmod_counter_create(const struct perfkmod_config *config,
 
 err_unlist:
 	perfkmod_unlist_counter(c);
-	perfkmod_release_cpus(c);
-	/*
-	 * An event enabled meanwhile, released here or retired by the
-	 * hotplug work, may still be in the trampoline.
-	 */
-	if (perfkmod_config_samples(&c->config))
-		synchronize_rcu();
+	/* an event enabled meanwhile may be in the trampoline: as release */
+	release_events(c);
 err_overflow:
 	perfkmod_overflow_counter_exit(c);
 err_cpu_events:
@@ -290,20 +304,7 @@ static void release_now(struct perfkmod_counter *c)
 		c->releasing = true;
 		mutex_unlock(&c->lock);
 	}
-	if (perfkmod_per_cpu(c))
-		perfkmod_release_cpus(c);
-	else
-		perf_event_release_kernel(c->event);
-	/*
-	 * Kernels without upstream's fix of __perf_event_overflow() against
-	 * perf_remove_from_context() ran software and tracepoint overflows
-	 * with interrupts on: the trampoline may still be running on an event
-	 * just released, reading @c. Every context perf calls it in is an RCU
-	 * read-side section (NMI included), so a grace period waits for it.
-	 * A counting counter's events have no handler: no wait for them.
-	 */
-	if (perfkmod_config_samples(&c->config))
-		synchronize_rcu();
+	release_events(c);
 	/* the stop work, synced here, may read the per-CPU shares */
 	perfkmod_overflow_counter_exit(c);
 	perfkmod_cpu_events_exit(c);

@@ -421,6 +421,15 @@ void perfkmod_cpu_events_enable(struct perfkmod_counter *c, bool on)
 	}
 }
 
+/* What @pc's CPU counted: its retired events' and its live event's. */
+static void share_total(struct perfkmod_cpu_share *pc,
+			struct perfkmod_value *val)
+{
+	*val = pc->retired;
+	if (pc->event)
+		perfkmod_add_event_value(pc->event, val);
+}
+
 /**
  * perfkmod_cpu_events_read() - one CPU's share of a per-CPU counter
  * @c: a per-CPU counter.
@@ -435,9 +444,7 @@ void perfkmod_cpu_events_read(struct perfkmod_counter *c, int cpu,
 	struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
 	lockdep_assert_held(&c->lock);
-	*val = pc->retired;
-	if (pc->event)
-		perfkmod_add_event_value(pc->event, val);
+	share_total(pc, val);
 	val->value -= min(val->value, pc->base);
 }
 
@@ -456,9 +463,7 @@ void perfkmod_cpu_events_reset(struct perfkmod_counter *c)
 	for_each_cpu(cpu, perfkmod_counted_cpus(c)) {
 		struct perfkmod_cpu_share *pc = perfkmod_cpu_share(c, cpu);
 
-		val = pc->retired;
-		if (pc->event)
-			perfkmod_add_event_value(pc->event, &val);
+		share_total(pc, &val);
 		/* read locklessly by perfkmod_counter_read_local() */
 		WRITE_ONCE(pc->base, val.value);
 	}
