@@ -31,13 +31,14 @@
  * counter only when it is a temporary of the same open file.
  *
  * A command either does all it says or nothing. Its errno is what write(2)
- * returns; the reason in words goes to the last_error file and, rate
- * limited, to the kernel log.
+ * returns; the reason in words goes to the last_error file (one for the
+ * module: the last failure of any writer) and to dynamic debug
+ * (pr_debug), never to the kernel log: a refusal is the user's to read,
+ * not the system's.
  */
 #include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/ktime.h>
-#include <linux/ratelimit.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -618,7 +619,11 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	return 0;
 }
 
-/* Keep the reason of a failed command; called with the mutex held. */
+/*
+ * Keep the reason of a failed command for last_error, and tell dynamic
+ * debug; called with the mutex held. A refused command is the writer's
+ * error, which write(2) returns: it stays out of the kernel log.
+ */
 static void record_error(const char *cmd, int err, const char *why)
 {
 	lockdep_assert_held(&perfkmod_named_mutex);
@@ -626,7 +631,7 @@ static void record_error(const char *cmd, int err, const char *why)
 		why = perfkmod_strerror(err);
 	scnprintf(last_error, sizeof(last_error), "%pe: %s: %s\n",
 		  ERR_PTR(err), why, cmd);
-	pr_info_ratelimited("control: %pe: %s: %s\n", ERR_PTR(err), why, cmd);
+	pr_debug("control: %pe: %s: %s\n", ERR_PTR(err), why, cmd);
 }
 
 /* Run one line written on @f; blank lines and # comments do nothing. */
