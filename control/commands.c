@@ -19,16 +19,26 @@
  *	series NAME every=TRIGGER[,records=N] COUNTER...
  *				the same at each overflow of the named
  *				sampling counter TRIGGER (event-driven)
+ *	temporary		what this open file adds from now on is its
+ *				own: released when the file is closed
  *
- * Counters and series share one namespace; del releases either.
+ * Counters and series share one namespace; del releases either, from any
+ * open file. A temporary (a counter or series made on an open file after
+ * its temporary command) goes with its file's last close, however the
+ * process that holds it ends (exit, kill -9, the OOM killer), as perf's
+ * events go with their file descriptors: its series first, as they read
+ * its counters. So that nothing stops that, a series reads a temporary
+ * counter only when it is a temporary of the same open file.
+ *
  * A command either does all it says or nothing. Its errno is what write(2)
- * returns; the reason in words goes to the last_error file and, rate
- * limited, to the kernel log.
+ * returns; the reason in words goes to the last_error file (one for the
+ * module: the last failure of any writer) and to dynamic debug
+ * (pr_debug), never to the kernel log: a refusal is the user's to read,
+ * not the system's.
  */
 #include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/ktime.h>
-#include <linux/ratelimit.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -45,6 +55,17 @@ static unsigned int named_count;
 static LIST_HEAD(perfkmod_named_series_list);
 static unsigned int series_count;
 static char last_error[512];
+
+/**
+ * struct perfkmod_control_file - an open control file
+ * @temporary: its temporary command ran: the counters and series it makes
+ *	are its own (their @owner), released by perfkmod_control_release().
+ *	Set under perfkmod_named_mutex; read there, or at the release, when
+ *	no write of the file runs.
+ */
+struct perfkmod_control_file {
+	bool temporary;
+};
 
 /* The texts that refuse a series name these limits. */
 static_assert(PERFKMOD_SERIES_MIN_INTERVAL_NS == 100000);
@@ -100,19 +121,13 @@ static int check_name(const char *name, const char **why)
 	return 0;
 }
 
-/**
- * perfkmod_named_add() - create a named counter
- * @name: its name.
- * @spec: what it counts, in the event grammar.
- * @files: whether to make its directory counters/@name/ too: for a command;
- *	those of counters= wait until every one is made.
- * @why: set to the reason in words for some of the errors.
- *
- * Context: process context, may sleep; perfkmod_named_mutex held.
- * Return: 0 or a negative errno.
+/*
+ * perfkmod_named_add() for an open file: a temporary of @owner, or, with
+ * @owner NULL, a counter of no file's.
  */
-int perfkmod_named_add(const char *name, const char *spec, bool files,
-		       const char **why)
+static int named_add(const char *name, const char *spec, bool files,
+		     const struct perfkmod_control_file *owner,
+		     const char **why)
 {
 	struct perfkmod_config cfg;
 	struct perfkmod_counter *c;
@@ -148,6 +163,7 @@ int perfkmod_named_add(const char *name, const char *spec, bool files,
 		goto err_free;
 	}
 	n->counter = c;
+	n->owner = owner;
 	list_add_tail(&n->node, &perfkmod_named_list);
 	named_count++;
 	if (files)
@@ -158,6 +174,26 @@ err_free:
 	mutex_destroy(&n->lock);
 	kfree(n);
 	return err;
+}
+
+/**
+ * perfkmod_named_add() - create a named counter
+ * @name: its name.
+ * @spec: what it counts, in the event grammar.
+ * @files: whether to make its directory counters/@name/ too: for a command;
+ *	those of counters= wait until every one is made.
+ * @why: set to the reason in words for some of the errors.
+ *
+ * The counter is no open file's: it stays until a del or the module's
+ * unload.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_named_add(const char *name, const char *spec, bool files,
+		       const char **why)
+{
+	return named_add(name, spec, files, NULL, why);
 }
 
 /*
@@ -259,21 +295,15 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 	return 0;
 }
 
-/**
- * perfkmod_named_series_add() - create a named series
- * @name: its name.
- * @words: its options ("INTERVAL[,records=N]" or
- *	"every=TRIGGER[,records=N]"), then the names of the counters it reads.
- * @nwords: how many @words there are.
- * @files: whether to make its directory series/@name/ too, as for
- *	perfkmod_named_add().
- * @why: set to the reason in words for some of the errors.
- *
- * Context: process context, may sleep; perfkmod_named_mutex held.
- * Return: 0 or a negative errno.
+/*
+ * perfkmod_named_series_add() for an open file, as named_add(): a series
+ * of @owner's (or of none) reads no temporary of another file, nor one of
+ * @owner's when @owner is NULL.
  */
-int perfkmod_named_series_add(const char *name, char **words, int nwords,
-			      bool files, const char **why)
+static int named_series_add(const char *name, char **words, int nwords,
+			    bool files,
+			    const struct perfkmod_control_file *owner,
+			    const char **why)
 {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	struct perfkmod_series_config cfg = { .counters = counters };
@@ -320,6 +350,12 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 		uses[cfg.nr_counters] = n;
 		counters[cfg.nr_counters++] = n->counter;
 	}
+	for (i = 0; i < cfg.nr_counters + !!trigger; i++) {
+		if (uses[i]->owner && uses[i]->owner != owner) {
+			*why = "a temporary counter is read only by series of the same open file";
+			return -EPERM;
+		}
+	}
 	if (name_taken(name))
 		return -EEXIST;
 	if (series_count >= perfkmod_max_counters) {
@@ -357,11 +393,33 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 		ns->uses[i] = uses[i];
 		uses[i]->series_users++;
 	}
+	ns->owner = owner;
 	list_add_tail(&ns->node, &perfkmod_named_series_list);
 	series_count++;
 	if (files)
 		perfkmod_debugfs_series_add(ns);
 	return 0;
+}
+
+/**
+ * perfkmod_named_series_add() - create a named series
+ * @name: its name.
+ * @words: its options ("INTERVAL[,records=N]" or
+ *	"every=TRIGGER[,records=N]"), then the names of the counters it reads.
+ * @nwords: how many @words there are.
+ * @files: whether to make its directory series/@name/ too, as for
+ *	perfkmod_named_add().
+ * @why: set to the reason in words for some of the errors.
+ *
+ * The series is no open file's, as perfkmod_named_add()'s counters.
+ *
+ * Context: process context, may sleep; perfkmod_named_mutex held.
+ * Return: 0 or a negative errno.
+ */
+int perfkmod_named_series_add(const char *name, char **words, int nwords,
+			      bool files, const char **why)
+{
+	return named_series_add(name, words, nwords, files, NULL, why);
 }
 
 /*
@@ -443,12 +501,13 @@ out:
 
 static const char * const commands[] = {
 	"add", "del", "enable", "disable", "reset", "period", "series",
+	"temporary",
 };
 
 enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
-	CMD_SERIES };
+	CMD_SERIES, CMD_TEMPORARY };
 
-static_assert(ARRAY_SIZE(commands) == CMD_SERIES + 1);
+static_assert(ARRAY_SIZE(commands) == CMD_TEMPORARY + 1);
 
 /**
  * perfkmod_split_words() - split a command on blanks
@@ -476,9 +535,14 @@ int perfkmod_split_words(char *s, char **words, const char **why)
 	return nwords;
 }
 
-/* Run one command line; called with perfkmod_named_mutex held. */
-static int exec_locked(char *line, const char **why)
+/*
+ * Run one command line written on @f; called with perfkmod_named_mutex
+ * held.
+ */
+static int exec_locked(struct perfkmod_control_file *f, char *line,
+		       const char **why)
 {
+	const struct perfkmod_control_file *owner = f->temporary ? f : NULL;
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	char *words[PERFKMOD_MAX_WORDS];
@@ -492,8 +556,17 @@ static int exec_locked(char *line, const char **why)
 		return 0;	/* a blank line, or a comment */
 	cmd = match_string(commands, ARRAY_SIZE(commands), words[0]);
 	if (cmd < 0) {
-		*why = "unknown command: add, del, enable, disable, reset, period, series";
+		*why =
+		"unknown command: add, del, enable, disable, reset, period, series, temporary";
 		return -EINVAL;
+	}
+	if (cmd == CMD_TEMPORARY) {
+		if (nwords != 1) {
+			*why = "usage: temporary";
+			return -EINVAL;
+		}
+		f->temporary = true;
+		return 0;
 	}
 	if (cmd == CMD_SERIES && nwords < 4) {
 		*why = "usage: series NAME INTERVAL|every=TRIGGER[,records=N] COUNTER...";
@@ -505,10 +578,10 @@ static int exec_locked(char *line, const char **why)
 		return -EINVAL;
 	}
 	if (cmd == CMD_ADD)
-		return perfkmod_named_add(words[1], words[2], true, why);
+		return named_add(words[1], words[2], true, owner, why);
 	if (cmd == CMD_SERIES)
-		return perfkmod_named_series_add(words[1], words + 2, nwords - 2,
-						 true, why);
+		return named_series_add(words[1], words + 2, nwords - 2, true,
+					owner, why);
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {
@@ -546,7 +619,11 @@ static int exec_locked(char *line, const char **why)
 	return 0;
 }
 
-/* Keep the reason of a failed command; called with the mutex held. */
+/*
+ * Keep the reason of a failed command for last_error, and tell dynamic
+ * debug; called with the mutex held. A refused command is the writer's
+ * error, which write(2) returns: it stays out of the kernel log.
+ */
 static void record_error(const char *cmd, int err, const char *why)
 {
 	lockdep_assert_held(&perfkmod_named_mutex);
@@ -554,11 +631,11 @@ static void record_error(const char *cmd, int err, const char *why)
 		why = perfkmod_strerror(err);
 	scnprintf(last_error, sizeof(last_error), "%pe: %s: %s\n",
 		  ERR_PTR(err), why, cmd);
-	pr_info_ratelimited("control: %pe: %s: %s\n", ERR_PTR(err), why, cmd);
+	pr_debug("control: %pe: %s: %s\n", ERR_PTR(err), why, cmd);
 }
 
-/* Run one line; blank lines and # comments do nothing. */
-static int exec_line(char *line)
+/* Run one line written on @f; blank lines and # comments do nothing. */
+static int exec_line(struct perfkmod_control_file *f, char *line)
 {
 	/* the command as written, for the error message */
 	char *cmd = kstrdup(line, GFP_KERNEL);
@@ -566,7 +643,7 @@ static int exec_line(char *line)
 	int err;
 
 	mutex_lock(&perfkmod_named_mutex);
-	err = exec_locked(line, &why);
+	err = exec_locked(f, line, &why);
 	if (err)
 		record_error(cmd ?: "", err, why);
 	mutex_unlock(&perfkmod_named_mutex);
@@ -576,6 +653,7 @@ static int exec_line(char *line)
 
 /**
  * perfkmod_control_write() - run the commands written to the control file
+ * @f: the open file written to, from perfkmod_control_open().
  * @ubuf: what user space wrote.
  * @count: its length.
  *
@@ -589,7 +667,8 @@ static int exec_line(char *line)
  * Context: process context, may sleep; takes perfkmod_named_mutex.
  * Return: bytes consumed, or a negative errno.
  */
-ssize_t perfkmod_control_write(const char __user *ubuf, size_t count)
+ssize_t perfkmod_control_write(struct perfkmod_control_file *f,
+			       const char __user *ubuf, size_t count)
 {
 	size_t max = READ_ONCE(perfkmod_max_cmd_len), n = min(count, max);
 	size_t done = 0, len;
@@ -623,13 +702,63 @@ ssize_t perfkmod_control_write(const char __user *ubuf, size_t count)
 			mutex_unlock(&perfkmod_named_mutex);
 			break;
 		}
-		err = exec_line(buf + done);
+		err = exec_line(f, buf + done);
 		if (err)
 			break;
 		done += len + !!nl;
 	}
 	kfree(buf);
 	return done ? done : err;
+}
+
+/**
+ * perfkmod_control_open() - the state of a new open control file
+ *
+ * Context: process context, may sleep.
+ * Return: it, to pass to perfkmod_control_write() and
+ *	perfkmod_control_release(), or NULL when out of memory.
+ */
+struct perfkmod_control_file *perfkmod_control_open(void)
+{
+	return kzalloc(sizeof(struct perfkmod_control_file), GFP_KERNEL);
+}
+
+/**
+ * perfkmod_control_release() - release an open control file's temporaries
+ * @f: the file, from perfkmod_control_open(); freed.
+ *
+ * Its series first, then its counters, which only its series read (a
+ * series of another file's cannot: named_series_add()). Runs at the file's
+ * last close, however its process ended; the module cannot be unloaded
+ * before (debugfs holds a reference on it for each open file).
+ *
+ * Context: process context, may sleep; takes perfkmod_named_mutex when
+ * @f is temporary.
+ */
+void perfkmod_control_release(struct perfkmod_control_file *f)
+{
+	struct perfkmod_named_series *ns, *ns_tmp;
+	struct perfkmod_named *n, *tmp;
+
+	if (!f->temporary)
+		goto out;
+	mutex_lock(&perfkmod_named_mutex);
+	list_for_each_entry_safe(ns, ns_tmp, &perfkmod_named_series_list, node)
+		if (ns->owner == f)
+			del_series(ns);
+	list_for_each_entry_safe(n, tmp, &perfkmod_named_list, node) {
+		if (n->owner != f)
+			continue;
+		if (WARN_ON_ONCE(n->series_users)) {
+			n->owner = NULL;	/* kept, no one's */
+			continue;
+		}
+		unlink_named(n);
+		free_named(n);
+	}
+	mutex_unlock(&perfkmod_named_mutex);
+out:
+	kfree(f);
 }
 
 /**

@@ -21,11 +21,13 @@
  *
  * perfkmod_named_mutex (named.c)
  *	Protects the named counters' and series' lists and counts,
- *	last_error, each one's @dir (its debugfs directory is added and
+ *	last_error, an open control file's @temporary and each named
+ *	counter's and series' @owner, each one's @dir (its debugfs directory is added and
  *	removed under it, and all of them at once by perfkmod_control_exit(),
  *	once no command can run), and each named counter's @series_users,
- *	which del checks. Taken by the control file's writes and reads,
- *	last_error, list, and module init and exit; never in a CPU hotplug
+ *	which del checks. Taken by the control file's writes, reads and
+ *	release (a temporary one's), last_error, list, and module init and
+ *	exit; never in a CPU hotplug
  *	callback nor under cpu_hotplug_lock. Held while a counter or series
  *	is released (perfkmod_counter_release() waits for the module's
  *	workqueues and takes its locks) and while a directory is removed,
@@ -56,6 +58,7 @@
 #include "perfkmod.h"
 
 struct dentry;
+struct perfkmod_control_file;
 struct seq_file;
 
 /* The hard ceiling of max_name_len. */
@@ -76,6 +79,9 @@ struct seq_file;
  * @series_users: how many times the named series read it or trigger on
  *	it; del refuses to release it while any does. Under
  *	perfkmod_named_mutex.
+ * @owner: the open control file it is a temporary of, released with it;
+ *	NULL for a counter that stays until a del. Under
+ *	perfkmod_named_mutex.
  * @spec: the spec it was made from, as an add command takes it.
  * @name: its name.
  *
@@ -90,6 +96,7 @@ struct perfkmod_named {
 	struct dentry *dir;
 	struct mutex lock;	/* see "Locks" above */
 	unsigned int series_users;
+	const struct perfkmod_control_file *owner;
 	char spec[PERFKMOD_SPEC_MAX + 1];
 	char name[];
 };
@@ -103,6 +110,8 @@ struct perfkmod_named {
  * @uses: the named counters it reads, then its trigger; each counted in
  *	its @series_users.
  * @nr_uses: how many @uses has.
+ * @owner: the open control file it is a temporary of, as a named
+ *	counter's @owner.
  * @args: the rest of the command that made it, "INTERVAL[,records=N]
  *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
  *	same allocation, after @name.
@@ -118,6 +127,7 @@ struct perfkmod_named_series {
 	struct dentry *dir;
 	struct perfkmod_named *uses[PERFKMOD_SERIES_MAX_COUNTERS + 1];
 	unsigned int nr_uses;
+	const struct perfkmod_control_file *owner;
 	const char *args;
 	char name[];
 };
@@ -134,7 +144,10 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 void perfkmod_named_add_files(void);
 void perfkmod_named_release_all(void);
 int perfkmod_split_words(char *s, char **words, const char **why);
-ssize_t perfkmod_control_write(const char __user *ubuf, size_t count);
+struct perfkmod_control_file *perfkmod_control_open(void);
+void perfkmod_control_release(struct perfkmod_control_file *f);
+ssize_t perfkmod_control_write(struct perfkmod_control_file *f,
+			       const char __user *ubuf, size_t count);
 void perfkmod_control_show(struct seq_file *m);
 void perfkmod_control_last_error(struct seq_file *m);
 

@@ -4,7 +4,8 @@
  * the files at its top, and the interface's init and exit, which module
  * init and exit call. Documentation/perfkmod.rst documents every file:
  *
- *	control			0600 commands (commands.c); lists the counters
+ *	control			0600 commands (commands.c); lists the counters;
+ *				an open one owns its temporaries
  *	last_error		0400 why the last command failed
  *	list			0400 every counter, raw numbers for programs
  *	events			0400 which named events this machine can create
@@ -27,15 +28,40 @@ static int control_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/*
+ * The seq_file's private data is the open file's own state (its
+ * temporaries), released at its last close: after kill -9 too, when the
+ * kernel closes the files of the dead process. debugfs holds a reference
+ * on the module while the file is open, so the release runs before the
+ * module's exit, also when the file outlives the removal of its dentry.
+ */
 static int control_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, control_show, NULL);
+	struct perfkmod_control_file *f = perfkmod_control_open();
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	err = single_open(file, control_show, f);
+	if (err)
+		perfkmod_control_release(f);
+	return err;
 }
 
 static ssize_t control_write(struct file *file, const char __user *buf,
 			     size_t count, loff_t *ppos)
 {
-	return perfkmod_control_write(buf, count);
+	struct seq_file *m = file->private_data;
+
+	return perfkmod_control_write(m->private, buf, count);
+}
+
+static int control_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	perfkmod_control_release(m->private);
+	return single_release(inode, file);
 }
 
 static const struct file_operations control_fops = {
@@ -44,7 +70,7 @@ static const struct file_operations control_fops = {
 	.read = seq_read,
 	.write = control_write,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = control_release,
 };
 
 static int last_error_show(struct seq_file *m, void *v)

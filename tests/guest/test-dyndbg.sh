@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # perfkmod's decisions show in dynamic debug (pr_debug): counters created,
-# refused and released, callbacks registered and unregistered.
+# refused and released, callbacks registered and unregistered, control
+# commands refused.
 
 . /tests/lib.sh
 
@@ -30,5 +31,12 @@ check dyndbg-callback-unregistered grep -Eq \
 check dyndbg-released grep -q 'perfkmod: release counter type 1 config 0x0$' $log
 check dyndbg-refused grep -Eq \
 	'perfkmod: create type 0 config 0x0: -(ENODEV|EINVAL|ENOENT)$' $log
+# a refused control command: in dynamic debug only (test-temporaries.sh
+# checks that it stays out of the log without it)
+check dyndbg-control-add kw ok "add x dummy"
+check dyndbg-control-add-refused kw EEXIST "add x dummy"
+check dyndbg-control-refusal sh -c \
+	"dmesg | grep -q 'perfkmod: control: -EEXIST: a counter with this name exists: add x dummy$'"
+check dyndbg-control-del kw ok "del x"
 echo 'module perfkmod -p' >$ctl
 rmmod perfkmod

@@ -2,9 +2,14 @@
 /*
  * perfkmod's debugfs directory: its control commands and their errors, the
  * counters listed, and the temporary counters and series perfkstat makes,
- * deleted however it ends (perfkstat.c has cleanup() run at exit and, by
- * signals.c's on_signal_exit(), in the signal handler: it uses only
- * async-signal-safe calls on prepared strings).
+ * deleted however it ends. They are made on one open control file, set
+ * temporary before the first of them: the kernel releases them when that
+ * file is closed, which it does for a perfkstat killed by SIGKILL or the
+ * OOM killer too. At exit and on a caught signal perfkstat deletes them
+ * itself first, in order, series before the counters they read
+ * (perfkstat.c has cleanup() run at exit and, by signals.c's
+ * on_signal_exit(), in the signal handler: it uses only async-signal-safe
+ * calls on prepared strings), then closes the file.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -68,22 +73,74 @@ char *last_error(void)
 	return why ? why : xstrdup("");
 }
 
-/* write_control: CMD and a newline in one write; 0 or -1 with errno */
+/*
+ * The open control file the temporaries are made on, set temporary (-1
+ * until the first temporary, and after release()). Opened and closed with
+ * every signal blocked; written by a signal handler's cleanup() too.
+ */
+static int temp_fd = -1;
+
+/*
+ * write_control: CMD and a newline in one write, on the temporaries'
+ * control file if it is open, else on one opened for it; 0 or -1 with
+ * errno
+ */
 static int write_control(const char *line, size_t n)
 {
-	int fd = open(control_path, O_WRONLY | O_CLOEXEC);
+	int fd = __atomic_load_n(&temp_fd, __ATOMIC_SEQ_CST);
+	bool own = fd < 0;
 	ssize_t w;
 	int err;
 
+	if (own)
+		fd = open(control_path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	w = write(fd, line, n);
 	err = errno;
-	close(fd);
+	if (own)
+		close(fd);
 	if (w == (ssize_t)n)
 		return 0;
 	errno = w < 0 ? err : EIO;
 	return -1;
+}
+
+/*
+ * open_temp_fd: the temporaries' control file, opened and set temporary
+ * before the first of them is made: from then on the kernel releases
+ * what perfkstat adds when it ends, however it ends. A module without
+ * the temporary command refuses it: the file is closed, and the del
+ * lines are all there is. Called with every signal blocked.
+ */
+static void open_temp_fd(void)
+{
+	static const char temporary[] = "temporary\n";
+	ssize_t len = strlen(temporary);
+	int fd;
+
+	if (__atomic_load_n(&temp_fd, __ATOMIC_SEQ_CST) >= 0)
+		return;
+	fd = open(control_path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;	/* the add fails the same way, and says why */
+	if (write(fd, temporary, len) != len) {
+		close(fd);
+		return;
+	}
+	__atomic_store_n(&temp_fd, fd, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * forget_temp_fd: in a child of perfkstat's, close its copy of the
+ * temporaries' control file, so that only perfkstat's end releases them
+ */
+void forget_temp_fd(void)
+{
+	int fd = __atomic_exchange_n(&temp_fd, -1, __ATOMIC_SEQ_CST);
+
+	if (fd >= 0)
+		close(fd);
 }
 
 static int ctl_errno;
@@ -191,7 +248,8 @@ void listing(struct sbuf *out)
 /*
  * The temporaries: "del NAME" lines made when a temporary is registered,
  * before it exists (a signal meanwhile leaks nothing; a del of what does
- * not exist fails quietly), deleted in the order registered. The files
+ * not exist fails quietly), deleted in the order registered, on the
+ * control file that made them, which is then closed. The files
  * remove_at_exit() names go in reverse order (a directory after its files).
  * The lists change, and are deleted, with every signal blocked: a signal
  * handler's cleanup() finds them whole, or finds them done. The del lines
@@ -217,6 +275,7 @@ void temp_add(const char *name, bool first)
 	if (n == temps_cap)
 		grown = xmalloc(2 * (temps_cap + 16) * sizeof(*grown));
 	block_signals(&old);
+	open_temp_fd();
 	if (grown) {
 		if (n)
 			memcpy(grown, del_lines, n * sizeof(*grown));
@@ -266,7 +325,10 @@ void temp_drop(const char *name)
 	unblock_signals(&old);
 }
 
-/* release: delete the temporaries, all of them whatever signal comes */
+/*
+ * release: delete the temporaries, all of them whatever signal comes, and
+ * close their control file (which releases any the dels missed)
+ */
 void release(void)
 {
 	int i, n;
@@ -277,6 +339,7 @@ void release(void)
 	for (i = 0; i < n; i++)
 		write_control(del_lines[i], strlen(del_lines[i]));
 	__atomic_store_n(&ntemps, 0, __ATOMIC_SEQ_CST);
+	forget_temp_fd();
 	unblock_signals(&old);
 }
 

@@ -100,6 +100,7 @@ void listing(struct sbuf *out);
 void temp_add(const char *name, bool first);
 void temp_drop_last(void);
 void temp_drop(const char *name);
+void forget_temp_fd(void);
 void release(void);
 void remove_at_exit(const char *path);
 void cleanup(void);

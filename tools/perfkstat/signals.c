@@ -138,7 +138,8 @@ void unblock_signals(const sigset_t *old)
  * the signal dispositions and mask perfkstat was given. Signals are
  * blocked across the fork: a signal to the child before its dispositions
  * are the given ones waits, and no handler of perfkstat's runs in it (to
- * delete the parent's temporaries). The child's pid, or 0 in the child.
+ * delete the parent's temporaries); it closes its copy of their control
+ * file. The child's pid, or 0 in the child.
  */
 pid_t fork_command(void)
 {
@@ -159,6 +160,8 @@ pid_t fork_command(void)
 		unblock_signals(&old);
 		return pid;
 	}
+	/* perfkstat's temporaries go when perfkstat ends, not its child */
+	forget_temp_fd();
 	for (i = 0; i < ARRAY_SIZE(caught); i++)
 		sigaction(caught[i], &given[i], NULL);
 	sigprocmask(SIG_SETMASK, &given_mask, NULL);
