@@ -319,7 +319,7 @@ int cmd_plot(int argc, char **argv)
 				usage();
 			xev = argv[++i];
 		} else if (argv[i][0] == '-') {
-			usage();
+			bad_option(argv[i]);
 		} else {
 			if (csv)
 				usage();
