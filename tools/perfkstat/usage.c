@@ -192,11 +192,15 @@ static const char record_text[] =
 
 static const char plot_text[] =
 "       plot FILE.csv [-x EVENT] [-o FILE.svg]\n"
-"              Draws FILE.csv with gnuplot into FILE.svg: a line per\n"
-"              event, its count per second summed over the CPUs, in up to\n"
-"              100 time buckets. With -x, against EVENT's count over all\n"
-"              CPUs instead (x: instructions, not time): each other\n"
-"              event's count per EVENT, in up to 100 buckets of EVENT.\n"
+"              Draws FILE.csv with gnuplot into FILE.svg (default: FILE\n"
+"              with .svg for .csv), and says on standard error where: a\n"
+"              panel per event, stacked over one x axis, each with its\n"
+"              own y axis from 0, labelled with the event (a clock's\n"
+"              millions do not flatten a count of tens): its count per\n"
+"              second summed over the CPUs, in up to 100 time buckets.\n"
+"              With -x, against EVENT's count over all CPUs instead (x:\n"
+"              instructions, not time): a panel for each other event,\n"
+"              its count per EVENT, in up to 100 buckets of EVENT.\n"
 "\n";
 
 static const char help_text[] =
