@@ -4,7 +4,8 @@
  * understood (the subcommand's, or every one's), help() for "perfkstat
  * help", help_of() for "perfkstat SUBCOMMAND -h". Each subcommand has a
  * text of usage lines and a text of its own in the manual's COMMANDS; the
- * manual is the head, those texts in order, and the tail. The manual is
+ * manual is the head, those texts in order, the table of perf's options
+ * and syntax, and the tail. The manual is
  * also the man page (mkman.sh lays out what help() prints).
  */
 #include <stdio.h>
@@ -220,6 +221,78 @@ static const char help_text[] =
 "              VERSION perfkmod's (perfkmod.h, MODULE_VERSION).\n"
 "\n";
 
+static const char perf_table[] =
+"PERF OPTIONS AND SYNTAX\n"
+"       What perf stat and perf record take, and what perfkstat does with\n"
+"       it: yes (as perf), refused (with the reason), or not known\n"
+"       (\"Error: unknown option\" and the usage, status 2).\n"
+"\n"
+"       perf                   perfkstat\n"
+"       Events, in -e of stat and record:\n"
+"       -e a,b,c               yes: an event each, a row (a column) each,\n"
+"                              named as typed\n"
+"       -e pmu/term=v,.../     yes: perf's terms, read as perf reads them\n"
+"       -e rNNNN               yes: a raw event of the CPU's PMU\n"
+"       -e subsys:event        yes: a tracepoint by name, labelled so\n"
+"       -e EVENT:ukhHGDp       yes: modifiers, on each event\n"
+"       -e '{a,b}'             the members counted as independent events,\n"
+"                              said once on standard error: a kernel\n"
+"                              counter has no group leader\n"
+"       cycles,period=1000     perfkmod's grammar (Documentation/perfkmod.rst)\n"
+"                              where perf reads the line no other way;\n"
+"                              where the two readings differ, perf's\n"
+"       perf list              perfkstat list (events): tracepoints, PMUs\n"
+"                              and their formats, breakpoint syntax\n"
+"       stat:\n"
+"       COMMAND, -a, -p, -t    yes\n"
+"       -C, --cpu LIST         yes\n"
+"       -A, --per-core, --per-cache, --per-cluster, --per-die,\n"
+"       --per-socket, --per-node, --per-thread, --no-merge\n"
+"                              yes\n"
+"       -x, -j, -o, --append, -B, --no-big-num\n"
+"                              yes\n"
+"       -I, --interval-count   yes\n"
+"       --summary, --no-csv-summary\n"
+"                              yes, with -I\n"
+"       -r, --repeat N         yes: ( +- x.xx% ), and CSV's and JSON's\n"
+"                              variance fields\n"
+"       -d, -dd, -ddd          yes: perf's detailed lists, <not supported>\n"
+"                              where the machine lacks an event\n"
+"       -D, --delay MS         yes\n"
+"       --timeout MS           yes\n"
+"       -n, --null             yes\n"
+"       --all-user, --all-kernel\n"
+"                              yes\n"
+"       --no-scale             yes\n"
+"       --metric-only          yes\n"
+"       -G, --cgroup, --for-each-cgroup\n"
+"                              refused: a kernel counter has no cgroup\n"
+"       --bpf-counters         refused: perf's BPF path; perfkmod's\n"
+"                              counters are the kernel's already\n"
+"       -g, -i, -M, -S, -T, --topdown, --iostat, --pre, --post,\n"
+"       --control, and the rest\n"
+"                              not known\n"
+"       record:\n"
+"       -e EVENT -c N          --every EVENT:N: a record at each Nth\n"
+"                              EVENT (-e adds counters read at each)\n"
+"       -o FILE.data           yes: perf.data, for perf report and perf\n"
+"                              script (-o FILE.csv: perfkstat's CSV)\n"
+"       -p PID                 yes: its own thread (no children)\n"
+"       -a                     the default: every CPU\n"
+"       -m, --mmap-pages       -r RECORDS: each CPU's ring; records are\n"
+"                              read as they come (poll()), as perf's\n"
+"                              ring buffer wakes its reader\n"
+"       -I, -r, -t             differ: perfkstat's are INTERVAL, RECORDS\n"
+"                              and SECONDS (perf's: registers, realtime\n"
+"                              priority, a thread)\n"
+"       -F, -g, --call-graph, -b, and the rest\n"
+"                              not known: a record is at a period, and\n"
+"                              holds one IP\n"
+"       Everywhere:\n"
+"       -h, --help             the subcommand's usage and text\n"
+"       perf --version         perfkstat --version\n"
+"\n";
+
 static const char manual_tail[] =
 "SIGNALS\n"
 "       HUP, INT, PIPE, QUIT and TERM end stat and record; HUP, INT and\n"
@@ -407,6 +480,7 @@ void help(void)
 	fputs(manual_head, stdout);
 	for (k = 0; k < ARRAY_SIZE(docs); k++)
 		fputs(docs[k].text, stdout);
+	fputs(perf_table, stdout);
 	fputs(manual_tail, stdout);
 	flush_stdout();
 	exit(0);
