@@ -157,22 +157,29 @@ out=$(PERFKMOD_KSRC=$src sphinx-build -W --keep-going -q -b html \
 	Documentation "$work/docs" 2>&1)
 gate docs "$out"
 
-# perfkstat plot, with gnuplot: each plot of its SVG is a group
-# gnuplot_plot_N holding its key's text, the event, and a path: the key's
-# sample line, then the plot's line through every bucket. By time, every
-# event of tests/host/fixtures/record.csv; against cycles (-x), every
-# event of tests/host/fixtures/record-every.csv (an --every recording) but
-# cycles, and
-# none of its ip,pid,tid,mode,symbol columns, which a strict CSV reader
-# finds in every row.
+# perfkstat plot, with gnuplot: a panel per event, stacked. Each plot of
+# its SVG is a group gnuplot_plot_N with the path of its line, after its
+# panel's border (a rectangle) and y label (rotated text, the event). By
+# time, every event of tests/host/fixtures/record.csv; against cycles
+# (-x), every event of tests/host/fixtures/record-every.csv (an --every
+# recording) but cycles, and none of its ip,pid,tid,mode,symbol columns,
+# which a strict CSV reader finds in every row. Each panel is its own: a
+# border of its own, below the one before, at the same left and right
+# (one x axis); its line through every bucket inside it, its highest
+# point in the panel's upper half (its own y scale: a clock's millions do
+# not flatten a count of tens). plot says where it wrote, and nothing
+# else, on standard error.
 mkdir -p "$work"
 plot_check() {
-	local csv=$1 svg
+	local csv=$1 svg said
 	svg=$work/$(basename "$1" .csv).svg
 	shift
 	rm -f "$svg"
-	"$work/perfkstat/perfkstat" plot "$csv" -o "$svg" "$@" 2>&1 &&
-	python3 - "$svg" "$csv" "${2:-}" 2>&1 <<'EOF'
+	said=$("$work/perfkstat/perfkstat" plot "$csv" -o "$svg" "$@" 2>&1) || {
+		echo "$said"
+		return
+	}
+	python3 - "$svg" "$csv" "${2:-}" "$said" 2>&1 <<'EOF'
 import csv
 import re
 import sys
@@ -190,20 +197,46 @@ if "ip" in events:
     if header[2 + len(events):] != where or any(len(x) != len(header) for x in rows):
         print(f"{sys.argv[2]}: not what record --every writes")
 events = [e for e in events if e != sys.argv[3]]
+n = len(events)
+said = f"perfkstat: wrote {sys.argv[1]}: {n} event{'s' if n != 1 else ''}, a panel each"
+if sys.argv[4] != said:
+    print(f"plot said {sys.argv[4]!r}, not {said!r}")
 try:
     root = ET.parse(sys.argv[1]).getroot()
 except ET.ParseError as e:
     print(f"{sys.argv[1]}: not well-formed XML: {e}")
     sys.exit(1)
-drawn = []
-for g in root.iter(svg + "g"):
-    if not re.fullmatch(r"gnuplot_plot_\d+", g.get("id", "")):
-        continue
-    points = sum(p.get("d", "").count("L") for p in g.iter(svg + "path"))
-    if points > 10:
-        drawn.append(" ".join(t.text or "" for t in g.iter(svg + "text")))
+num = r"(-?[0-9.]+)"
+rect = re.compile(rf"M{num},{num} L{num},{num} L{num},{num} L{num},{num} L{num},{num} Z")
+border, label, panels = None, None, []
+for el in root.iter():
+    if el.tag == svg + "path":
+        m = rect.fullmatch(el.get("d", "").strip())
+        if m:
+            x = [float(m.group(i)) for i in (1, 3, 5, 7)]
+            y = [float(m.group(i)) for i in (2, 4, 6, 8)]
+            border = (min(x), min(y), max(x), max(y))
+    elif el.tag == svg + "g" and "rotate(270)" in el.get("transform", ""):
+        label = " ".join(t.text or "" for t in el.iter(svg + "text"))
+    elif el.tag == svg + "g" and re.fullmatch(r"gnuplot_plot_\d+[a-z]*", el.get("id", "")):
+        pts = [(float(a), float(b)) for p in el.iter(svg + "path")
+               for a, b in re.findall(rf"[ML]{num},{num}", p.get("d", ""))]
+        panels.append((label, border, pts))
+drawn = [p[0] for p in panels]
 if drawn != events:
-    print(f"{sys.argv[1]}: lines drawn for {drawn}, not for the events {events}")
+    print(f"{sys.argv[1]}: panels labelled {drawn}, not the events {events}")
+for i, (label, b, pts) in enumerate(panels):
+    if b is None or len(pts) <= 10:
+        print(f"{sys.argv[1]}: {label}: no border, or no line through the buckets")
+        continue
+    if i and not (b[0] == panels[i - 1][1][0] and b[2] == panels[i - 1][1][2] and
+                  b[1] >= panels[i - 1][1][3]):
+        print(f"{sys.argv[1]}: {label}: its panel {b} is not under the one before")
+    if any(not (b[0] - 0.5 <= x <= b[2] + 0.5 and b[1] - 0.5 <= y <= b[3] + 0.5)
+           for x, y in pts):
+        print(f"{sys.argv[1]}: {label}: its line leaves its panel {b}")
+    if b[3] - min(y for x, y in pts) < (b[3] - b[1]) / 2:
+        print(f"{sys.argv[1]}: {label}: its line stays in the lower half of its panel")
 EOF
 }
 fixtures=tests/host/fixtures

@@ -3,9 +3,10 @@
  * perfkstat: perfkmod's counters from the command line, the way perf stat
  * shows them, over perfkmod's debugfs files. Run as root.
  *
- * This file: the dispatch to the subcommands; add, del, enable, disable,
- * reset, period, list and events, which are a control command or a file
- * each, are here too. The usage and the manual are in usage.c.
+ * This file: the dispatch to the subcommands, after -h, --help and
+ * --version; add, del, enable, disable, reset, period, list and events,
+ * which are a control command or a file each, are here too. The usage and
+ * the manual are in usage.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,12 +15,27 @@
 
 #include "perfkstat.h"
 
+/*
+ * plain_args: the ARGC words of ARGV, of a subcommand that takes no
+ * options: -h or --help is its help, another word that starts with "-" an
+ * unknown option
+ */
+static void plain_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (argv[i][0] == '-')
+			bad_option(argv[i]);
+}
+
 /* one control command of the words of ARGV, "CMD ARGS..." */
 static int control(const char *cmd, int argc, char **argv, int want)
 {
 	char *words, *line;
 	int rc;
 
+	plain_args(argc, argv);
 	if (argc != want)
 		usage();
 	words = join_args(argv, argc);
@@ -56,6 +72,33 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	argc -= 2;
 	argv += 2;
+	if (is_help(cmd))
+		help();
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-v"))
+		print_version();
+	if (!set_subcmd(cmd)) {
+		fprintf(stderr, ME ": '%s' is not a perfkstat command\n", cmd);
+		usage();
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc > 1)
+			usage();
+		if (argc)
+			help_of(argv[0]);
+		help();
+	}
+	if (!strcmp(cmd, "version")) {
+		plain_args(argc, argv);
+		if (argc)
+			usage();
+		print_version();
+	}
+	if (!strcmp(cmd, "list") || !strcmp(cmd, "events") ||
+	    !strcmp(cmd, "prom")) {
+		plain_args(argc, argv);
+		if (argc != !strcmp(cmd, "prom"))
+			usage();
+	}
 	set_debugfs();
 	/* the temporaries go however perfkstat ends */
 	atexit(cleanup);
@@ -81,9 +124,5 @@ int main(int argc, char **argv)
 		return cmd_prom(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
-	if (!strcmp(cmd, "plot"))
-		return cmd_plot(argc, argv);
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
-		help();
-	usage();
+	return cmd_plot(argc, argv);
 }

@@ -70,9 +70,20 @@ char *dir_of(const char *path);
 char *join_args(char **argv, int argc);
 void flush_stdout(void);
 
-/* usage.c: the usage (exit status 2), and the manual (0) */
+/*
+ * usage.c: the usage (exit status 2), and the manual (0). set_subcmd()
+ * names the subcommand running (false if there is none of that name):
+ * usage() then shows its usage alone. bad_option() is for an option the
+ * subcommand does not know: -h or --help shows its help (help_of(NULL)),
+ * anything else perf's "Error: unknown option" and the usage.
+ */
+bool set_subcmd(const char *name);
+bool is_help(const char *arg);
 __noreturn void usage(void);
+__noreturn void bad_option(const char *arg);
 __noreturn void help(void);
+__noreturn void help_of(const char *name);
+__noreturn void print_version(void);
 
 /* signals.c: what an HUP, INT, PIPE, QUIT or TERM does; a command run */
 void on_signal_exit(void (*hook)(void));

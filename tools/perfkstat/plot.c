@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfkstat plot FILE.csv [-x EVENT] [-o FILE.svg]: record's CSV drawn by
- * gnuplot into SVG, a line per event: its count per second summed over the
- * CPUs, in time buckets of the span / 100, or of the mean time between a
- * CPU's records if longer; with -x, against EVENT's count instead (an
- * --every trigger's, say): each other event's count per EVENT, in buckets
- * of EVENT's total / 100.
+ * gnuplot into SVG, a panel per event, stacked over one time axis, each
+ * with its own y axis (a clock's millions do not flatten a count of
+ * tens): its count per second summed over the CPUs, in time buckets of
+ * the span / 100, or of the mean time between a CPU's records if longer;
+ * with -x, against EVENT's count instead (an --every trigger's, say):
+ * each other event's count per EVENT, in buckets of EVENT's total / 100.
+ * It says on standard error where it wrote.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,9 @@
 #include <unistd.h>
 
 #include "perfkstat.h"
+
+/* the height of an event's panel, in pixels of the SVG */
+#define PANEL_H 150
 
 /* grow: A, N things of SIZE bytes, with room for one more (*CAP doubled) */
 static void *grow(void *a, int n, int *cap, size_t size)
@@ -279,6 +284,61 @@ static void by_event(struct data *d, int x, FILE *out)
 	free(sum);
 }
 
+/*
+ * script: gnuplot's script to F, which draws DATA (by_time()'s or
+ * by_event()'s, against NEV events LABELS, X the event of -x or -1) into
+ * SVG, titled CSV: a panel per event, stacked, each with its own y axis
+ * from 0, labelled with the event; their x axes one, labelled under the
+ * lowest. Strings are in single quotes, a quote in one doubled.
+ */
+static void script(FILE *f, const char *svg, const char *data, const char *csv,
+		   char **labels, int nev, int x)
+{
+	int n = nev - (x >= 0), h = PANEL_H * n + 90, i, k = 0;
+
+	if (h < 480)
+		h = 480;
+	fprintf(f, "set terminal svg size 800,%d dynamic noenhanced font 'sans,10'\n", h);
+	fputs("set output ", f);
+	quote(f, svg);
+	/* margins in pixels: room for the title above, the x axis below */
+	fputs("\nset multiplot layout ", f);
+	fprintf(f, "%d,1 margins 0.12,0.97,%.4f,%.4f spacing 0,%.4f title ", n,
+		60.0 / h, 1 - 30.0 / h, 12.0 / h);
+	quote(f, csv);
+	fputs(x < 0 ? " . ': per second, all CPUs'\n" : " . ': per ' . ", f);
+	if (x >= 0) {
+		quote(f, labels[x]);
+		fputs(" . ', all CPUs'\n", f);
+	}
+	fputs("unset key\nset yrange [0:*]\nset format x ''\n", f);
+	for (i = 0; i < nev; i++) {
+		if (i == x)
+			continue;
+		if (++k == n) {
+			fputs("set format x\nset xlabel ", f);
+			if (x < 0) {
+				fputs("'seconds since the first record'", f);
+			} else {
+				quote(f, labels[x]);
+				fputs(" . ', all CPUs, since the first record'", f);
+			}
+			fputc('\n', f);
+		}
+		fputs("set ylabel ", f);
+		quote(f, labels[i]);
+		fputs("\nplot ", f);
+		quote(f, data);
+		fprintf(f, " using 1:%d with lines linewidth 1.5 title ", i + 2);
+		quote(f, labels[i]);
+		fputc('\n', f);
+		/* the first panel's x range is every panel's */
+		if (k == 1)
+			fputs("set xrange [GPVAL_X_MIN:GPVAL_X_MAX]\n", f);
+	}
+	fputs("unset multiplot\n", f);
+}
+
 /* move: FROM renamed to TO, or copied when on another file system */
 static bool move(const char *from, const char *to)
 {
@@ -319,7 +379,7 @@ int cmd_plot(int argc, char **argv)
 				usage();
 			xev = argv[++i];
 		} else if (argv[i][0] == '-') {
-			usage();
+			bad_option(argv[i]);
 		} else {
 			if (csv)
 				usage();
@@ -371,36 +431,10 @@ int cmd_plot(int argc, char **argv)
 	if (fclose(f) == EOF)
 		die("%s: %s", data, strerror(errno));
 
-	/* the script: strings in single quotes, a quote in one doubled */
 	f = fopen(gp, "w");
 	if (!f)
 		die("%s: %s", gp, strerror(errno));
-	fputs("set terminal svg size 800,480 dynamic noenhanced font 'sans,10'\n", f);
-	fputs("set output ", f);
-	quote(f, outsvg);
-	fputs("\nset title ", f);
-	quote(f, csv);
-	if (x < 0) {
-		fputs("\nset xlabel 'seconds since the first record'\n", f);
-		fputs("set ylabel 'per second, all CPUs'\n", f);
-	} else {
-		fputs("\nset xlabel ", f);
-		quote(f, xev);
-		fputs(" . ', all CPUs, since the first record'\nset ylabel 'per ' . ", f);
-		quote(f, xev);
-		fputc('\n', f);
-	}
-	fputs("set yrange [0:*]\n", f);
-	fputs("set key outside bottom center horizontal\n", f);
-	for (i = 0; i < d.nev; i++) {
-		if (i == x)
-			continue;
-		fputs(i == 0 || (x == 0 && i == 1) ? "plot " : ", ", f);
-		quote(f, data);
-		fprintf(f, " using 1:%d with lines linewidth 1.5 title ", i + 2);
-		quote(f, labels[i]);
-	}
-	fputc('\n', f);
+	script(f, outsvg, data, csv, labels, d.nev, x);
 	if (fclose(f) == EOF)
 		die("%s: %s", gp, strerror(errno));
 
@@ -414,6 +448,8 @@ int cmd_plot(int argc, char **argv)
 		die("gnuplot failed");
 	if (!move(outsvg, svg))
 		die("could not write %s", svg);
+	fprintf(stderr, ME ": wrote %s: %d event%s, a panel each\n", svg,
+		d.nev - (x >= 0), d.nev - (x >= 0) == 1 ? "" : "s");
 	sb_free(&text);
 	return 0;
 }

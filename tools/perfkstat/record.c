@@ -726,7 +726,7 @@ int cmd_record(int argc, char **argv)
 			i++;
 			break;
 		} else if (a[0] == '-') {
-			usage();
+			bad_option(a);
 		} else {
 			ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 			memset(&ev[nev], 0, sizeof(*ev));

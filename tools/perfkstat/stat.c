@@ -808,8 +808,7 @@ int cmd_stat(int argc, char **argv)
 			if (!parse_u64(v, &opt.interval_count) || !opt.interval_count)
 				die("--interval-count takes a number of intervals: %s", v);
 		} else {
-			fprintf(stderr, ME ": stat: unknown option %s\n", a);
-			usage();
+			bad_option(a);
 		}
 	}
 	argv += i;

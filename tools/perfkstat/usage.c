@@ -1,33 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfkstat's usage and manual: usage() for a command line not
- * understood (any subcommand's), help() for "perfkstat help". The manual
- * is also the man page (mkman.sh lays out what help() prints).
+ * understood (the subcommand's, or every one's), help() for "perfkstat
+ * help", help_of() for "perfkstat SUBCOMMAND -h". Each subcommand has a
+ * text of usage lines and a text of its own in the manual's COMMANDS; the
+ * manual is the head, those texts in order, the table of perf's options
+ * and syntax, and the tail. The manual is
+ * also the man page (mkman.sh lays out what help() prints).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "perfkstat.h"
 
-static const char synopsis[] =
+static const char control_usage[] =
 "usage: perfkstat add NAME SPEC         create a counter (SPEC: the event grammar)\n"
 "usage: perfkstat del NAME              release it\n"
 "usage: perfkstat enable|disable|reset NAME\n"
-"usage: perfkstat period NAME VALUE     new sample period (or frequency)\n"
-"usage: perfkstat list                  the counters, as add commands\n"
-"usage: perfkstat events                what this machine can count, and why not\n"
+"usage: perfkstat period NAME VALUE     new sample period (or frequency)\n";
+
+static const char list_usage[] =
+"usage: perfkstat list                  the counters, as add commands\n";
+
+static const char events_usage[] =
+"usage: perfkstat events                what this machine can count, and why not\n";
+
+static const char stat_usage[] =
 "usage: perfkstat stat [-e SPEC]... [-a | -p PID | -t TID] [-A | --per-*]\n"
 "                 [-I MS] [-x SEP | -j] [-o FILE] [COMMAND [ARGS]]\n"
-"usage: perfkstat stat [-k NAME]... [-I MS] [-x SEP | -j]   named counters\n"
-"usage: perfkstat prom FILE             the metrics, written to FILE atomically\n"
+"usage: perfkstat stat [-k NAME]... [-I MS] [-x SEP | -j]   named counters\n";
+
+static const char prom_usage[] =
+"usage: perfkstat prom FILE             the metrics, written to FILE atomically\n";
+
+static const char record_usage[] =
 "usage: perfkstat record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]\n"
 "                 [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
 "usage: perfkstat record --every EVENT:N [--symbols] [-r RECORDS] [-o FILE.csv]\n"
-"                 [-t SECONDS] [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
-"usage: perfkstat plot FILE.csv [-x EVENT] [-o FILE.svg]\n"
-"usage: perfkstat help                  this, and the manual (also -h, --help)\n";
+"                 [-t SECONDS] [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n";
 
-static const char manual[] =
+static const char plot_usage[] =
+"usage: perfkstat plot FILE.csv [-x EVENT] [-o FILE.svg]\n";
+
+static const char help_usage[] =
+"usage: perfkstat help                  this, and the manual (also -h, --help)\n"
+"usage: perfkstat version               perfkstat's version (also --version)\n";
+
+static const char manual_head[] =
 "\n"
 "NAME\n"
 "       perfkstat - perfkmod's counters, the way perf stat shows them\n"
@@ -37,17 +57,25 @@ static const char manual[] =
 "       through its debugfs directory (root only). SPEC is a counter's\n"
 "       event in perfkmod's event grammar (Documentation/perfkmod.rst).\n"
 "\n"
-"COMMANDS\n"
+"COMMANDS\n";
+
+static const char control_text[] =
 "       add NAME SPEC, del NAME, enable NAME, disable NAME, reset NAME,\n"
 "       period NAME VALUE\n"
 "              One control command each; a failure says the kernel's\n"
 "              reason, from last_error.\n"
-"\n"
+"\n";
+
+static const char list_text[] =
 "       list   The counters, as add commands (under kernel lockdown, from\n"
 "              their spec files, in name order).\n"
-"\n"
+"\n";
+
+static const char events_text[] =
 "       events What this machine can count, and why not.\n"
-"\n"
+"\n";
+
+static const char stat_text[] =
 "       stat [OPTIONS] [COMMAND [ARGS]]\n"
 "              perf stat over perfkmod, with perf's options and output.\n"
 "              What is counted:\n"
@@ -99,12 +127,16 @@ static const char manual[] =
 "              Metrics as perf's: CPUs utilized, /sec, GHz, insn per\n"
 "              cycle, of all branches, cycles idle. The exit status is\n"
 "              COMMAND's.\n"
-"\n"
+"\n";
+
+static const char prom_text[] =
 "       prom FILE\n"
 "              The metrics (Prometheus text format) written to FILE\n"
 "              atomically: a temporary file in its directory, renamed.\n"
 "              perfkmod-prom.timer runs it every 15 s (FILES).\n"
-"\n"
+"\n";
+
+static const char record_text[] =
 "       record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]\n"
 "              [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
 "              Samples the counters of each -e SPEC (temporary, a list as\n"
@@ -157,19 +189,111 @@ static const char manual[] =
 "              CPU's last record, at most its counter's value. RECORDS:\n"
 "              default 4096 a CPU; dropped records (a ring full between\n"
 "              two drains, 0.2 s apart) are counted, never hidden.\n"
-"\n"
+"\n";
+
+static const char plot_text[] =
 "       plot FILE.csv [-x EVENT] [-o FILE.svg]\n"
-"              Draws FILE.csv with gnuplot into FILE.svg: a line per\n"
-"              event, its count per second summed over the CPUs, in up to\n"
-"              100 time buckets. With -x, against EVENT's count over all\n"
-"              CPUs instead (x: instructions, not time): each other\n"
-"              event's count per EVENT, in up to 100 buckets of EVENT.\n"
-"\n"
+"              Draws FILE.csv with gnuplot into FILE.svg (default: FILE\n"
+"              with .svg for .csv), and says on standard error where: a\n"
+"              panel per event, stacked over one x axis, each with its\n"
+"              own y axis from 0, labelled with the event (a clock's\n"
+"              millions do not flatten a count of tens): its count per\n"
+"              second summed over the CPUs, in up to 100 time buckets.\n"
+"              With -x, against EVENT's count over all CPUs instead (x:\n"
+"              instructions, not time): a panel for each other event,\n"
+"              its count per EVENT, in up to 100 buckets of EVENT.\n"
+"\n";
+
+static const char help_text[] =
 "       help, -h, --help\n"
 "              The usage and this manual, on standard output; the exit\n"
-"              status is 0. (A command line not understood gets the usage\n"
-"              alone, on standard error, and the exit status 2.)\n"
+"              status is 0.\n"
 "\n"
+"       help COMMAND, COMMAND -h, COMMAND --help\n"
+"              COMMAND's usage and its part of this manual, on standard\n"
+"              output; the exit status is 0. A command line not\n"
+"              understood gets the usage of its COMMAND alone (an\n"
+"              unknown option named first, as perf's \"Error: unknown\n"
+"              option\"), on standard error, and the exit status 2.\n"
+"\n"
+"       version, --version, -v\n"
+"              \"perfkstat version VERSION\", as perf's \"perf version\",\n"
+"              VERSION perfkmod's (perfkmod.h, MODULE_VERSION).\n"
+"\n";
+
+static const char perf_table[] =
+"PERF OPTIONS AND SYNTAX\n"
+"       What perf stat and perf record take, and what perfkstat does with\n"
+"       it: yes (as perf), refused (with the reason), or not known\n"
+"       (\"Error: unknown option\" and the usage, status 2).\n"
+"\n"
+"       perf                   perfkstat\n"
+"       Events, in -e of stat and record:\n"
+"       -e a,b,c               yes: an event each, a row (a column) each,\n"
+"                              named as typed\n"
+"       -e pmu/term=v,.../     yes: perf's terms, read as perf reads them\n"
+"       -e rNNNN               yes: a raw event of the CPU's PMU\n"
+"       -e subsys:event        yes: a tracepoint by name, labelled so\n"
+"       -e EVENT:ukhHGDp       yes: modifiers, on each event\n"
+"       -e '{a,b}'             the members counted as independent events,\n"
+"                              said once on standard error: a kernel\n"
+"                              counter has no group leader\n"
+"       cycles,period=1000     perfkmod's grammar (Documentation/perfkmod.rst)\n"
+"                              where perf reads the line no other way;\n"
+"                              where the two readings differ, perf's\n"
+"       perf list              perfkstat list (events): tracepoints, PMUs\n"
+"                              and their formats, breakpoint syntax\n"
+"       stat:\n"
+"       COMMAND, -a, -p, -t    yes\n"
+"       -C, --cpu LIST         yes\n"
+"       -A, --per-core, --per-cache, --per-cluster, --per-die,\n"
+"       --per-socket, --per-node, --per-thread, --no-merge\n"
+"                              yes\n"
+"       -x, -j, -o, --append, -B, --no-big-num\n"
+"                              yes\n"
+"       -I, --interval-count   yes\n"
+"       --summary, --no-csv-summary\n"
+"                              yes, with -I\n"
+"       -r, --repeat N         yes: ( +- x.xx% ), and CSV's and JSON's\n"
+"                              variance fields\n"
+"       -d, -dd, -ddd          yes: perf's detailed lists, <not supported>\n"
+"                              where the machine lacks an event\n"
+"       -D, --delay MS         yes\n"
+"       --timeout MS           yes\n"
+"       -n, --null             yes\n"
+"       --all-user, --all-kernel\n"
+"                              yes\n"
+"       --no-scale             yes\n"
+"       --metric-only          yes\n"
+"       -G, --cgroup, --for-each-cgroup\n"
+"                              refused: a kernel counter has no cgroup\n"
+"       --bpf-counters         refused: perf's BPF path; perfkmod's\n"
+"                              counters are the kernel's already\n"
+"       -g, -i, -M, -S, -T, --topdown, --iostat, --pre, --post,\n"
+"       --control, and the rest\n"
+"                              not known\n"
+"       record:\n"
+"       -e EVENT -c N          --every EVENT:N: a record at each Nth\n"
+"                              EVENT (-e adds counters read at each)\n"
+"       -o FILE.data           yes: perf.data, for perf report and perf\n"
+"                              script (-o FILE.csv: perfkstat's CSV)\n"
+"       -p PID                 yes: its own thread (no children)\n"
+"       -a                     the default: every CPU\n"
+"       -m, --mmap-pages       -r RECORDS: each CPU's ring; records are\n"
+"                              read as they come (poll()), as perf's\n"
+"                              ring buffer wakes its reader\n"
+"       -I, -r, -t             differ: perfkstat's are INTERVAL, RECORDS\n"
+"                              and SECONDS (perf's: registers, realtime\n"
+"                              priority, a thread)\n"
+"       -F, -g, --call-graph, -b, and the rest\n"
+"                              not known: a record is at a period, and\n"
+"                              holds one IP\n"
+"       Everywhere:\n"
+"       -h, --help             the subcommand's usage and text\n"
+"       perf --version         perfkstat --version\n"
+"\n";
+
+static const char manual_tail[] =
 "SIGNALS\n"
 "       HUP, INT, PIPE, QUIT and TERM end stat and record; HUP, INT and\n"
 "       TERM end plot. Each first deletes what it made (temporary\n"
@@ -248,17 +372,128 @@ static const char manual[] =
 "       perf-stat(1), modprobe.d(5), modules-load.d(5),\n"
 "       Documentation/perfkmod.rst\n";
 
+/* the subcommands' texts, in the manual's order; NAMES the words of each */
+static const struct doc {
+	const char *names, *usage, *text;
+} docs[] = {
+	{ "add del enable disable reset period", control_usage, control_text },
+	{ "list", list_usage, list_text },
+	{ "events", events_usage, events_text },
+	{ "stat", stat_usage, stat_text },
+	{ "prom", prom_usage, prom_text },
+	{ "record", record_usage, record_text },
+	{ "plot", plot_usage, plot_text },
+	{ "help version", help_usage, help_text },
+};
+
+/* the doc of the subcommand running, whose usage usage() shows */
+static const struct doc *cur;
+
+/* find_doc: the doc whose names hold the word NAME; NULL if none */
+static const struct doc *find_doc(const char *name)
+{
+	size_t n = strlen(name), k;
+	const char *w;
+
+	for (k = 0; n && k < ARRAY_SIZE(docs); k++)
+		for (w = docs[k].names; (w = strstr(w, name)); w += n)
+			if ((w == docs[k].names || w[-1] == ' ') &&
+			    (w[n] == ' ' || !w[n]))
+				return &docs[k];
+	return NULL;
+}
+
+bool set_subcmd(const char *name)
+{
+	cur = find_doc(name);
+	return cur;
+}
+
+static void all_usage(FILE *f)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(docs); k++)
+		fputs(docs[k].usage, f);
+}
+
 void usage(void)
 {
 	fflush(stdout);
-	fputs(synopsis, stderr);
+	if (cur)
+		fputs(cur->usage, stderr);
+	else
+		all_usage(stderr);
 	exit(2);
+}
+
+bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+void bad_option(const char *arg)
+{
+	size_t n;
+
+	if (is_help(arg))
+		help_of(NULL);
+	fflush(stdout);
+	/* perf's words (parse-options.c): a long option's name, a short one's letter */
+	if (arg[0] == '-' && arg[1] == '-') {
+		n = strcspn(arg + 2, "=");
+		fprintf(stderr, "  Error: unknown option `%.*s'\n\n", (int)n, arg + 2);
+	} else if (arg[0] == '-' && arg[1]) {
+		fprintf(stderr, "  Error: unknown switch `%c'\n\n", arg[1]);
+	}
+	usage();
+}
+
+void help_of(const char *name)
+{
+	const struct doc *d = name ? find_doc(name) : cur;
+	size_t n;
+
+	if (!name && !d)
+		help();
+	if (!d) {
+		fprintf(stderr, ME ": no command '%s'\n", name);
+		cur = NULL;
+		usage();
+	}
+	fputs(d->usage, stdout);
+	putchar('\n');
+	/* (without the blank line that ends it in the manual) */
+	n = strlen(d->text);
+	if (n >= 2 && !strcmp(d->text + n - 2, "\n\n"))
+		n--;
+	fwrite(d->text, 1, n, stdout);
+	flush_stdout();
+	exit(0);
 }
 
 void help(void)
 {
-	fputs(synopsis, stdout);
-	fputs(manual, stdout);
+	size_t k;
+
+	all_usage(stdout);
+	fputs(manual_head, stdout);
+	for (k = 0; k < ARRAY_SIZE(docs); k++)
+		fputs(docs[k].text, stdout);
+	fputs(perf_table, stdout);
+	fputs(manual_tail, stdout);
+	flush_stdout();
+	exit(0);
+}
+
+/* PERFKSTAT_VERSION: perfkmod's MAJOR.MINOR, from perfkmod.h (Makefile) */
+#ifndef PERFKSTAT_VERSION
+#error "PERFKSTAT_VERSION: the Makefile passes perfkmod.h's version"
+#endif
+
+void print_version(void)
+{
+	printf(ME " version %s\n", PERFKSTAT_VERSION);
 	flush_stdout();
 	exit(0);
 }
