@@ -147,5 +147,6 @@ int main(void)
 	stat_tests();
 	record_tests();
 	plot_tests();
+	perfdata_tests();
 	return tap_done();
 }

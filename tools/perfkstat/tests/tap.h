@@ -37,5 +37,6 @@ void stat_display_tests(void);
 void stat_tests(void);
 void record_tests(void);
 void plot_tests(void);
+void perfdata_tests(void);
 
 #endif
