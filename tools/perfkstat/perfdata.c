@@ -490,8 +490,9 @@ static bool seen(u32 **set, size_t *n, u32 v)
 	for (k = *n; k > 0; k--)
 		if ((*set)[k - 1] == v)
 			return true;
-	if (!(*n & (*n - 1)) || !*n)
-		*set = xrealloc(*set, (*n ? 2 * *n : 16) * sizeof(**set));
+	/* full at 0, 1, 2, 4...: twice as large */
+	if (!(*n & (*n - 1)))
+		*set = xrealloc(*set, (*n ? 2 * *n : 1) * sizeof(**set));
 	(*set)[(*n)++] = v;
 	return false;
 }
@@ -559,22 +560,30 @@ void perfdata_task(struct perfdata *pd, u32 pid, u32 tid)
 		task_maps(pd, pid);
 }
 
-/* kallsym: the address of the kernel's symbol NAME in KALLSYMS, or 0 */
-static u64 kallsym(const char *kallsyms, const char *name)
+/*
+ * kernel_text: from KALLSYMS, the kernel's _text (or else _stext: *REF
+ * says which) into TEXT, and _etext into END; 0 each where it has none
+ */
+static void kernel_text(char *kallsyms, const char **ref, u64 *text, u64 *end)
 {
-	size_t len = strlen(name);
-	const char *p = kallsyms;
-	char type;
-	unsigned long long addr;
-	int n;
+	unsigned long long addr, stext = 0;
+	char *p = kallsyms, *line, type, name[16];
 
-	for (; *p; p += strcspn(p, "\n"), p += !!*p) {
-		n = 0;
-		if (sscanf(p, "%llx %c %n", &addr, &type, &n) == 2 && n &&
-		    !strncmp(p + n, name, len) && (p[n + len] == '\n' || !p[n + len]))
-			return addr;
+	*text = 0;
+	*end = 0;
+	while ((line = next_line(&p))) {
+		if (sscanf(line, "%llx %c %15s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			*text = addr;
+		else if (!strcmp(name, "_stext"))
+			stext = addr;
+		else if (!strcmp(name, "_etext"))
+			*end = addr;
 	}
-	return 0;
+	*ref = *text ? "_text" : "_stext";
+	if (!*text)
+		*text = stext;
 }
 
 /*
@@ -604,7 +613,7 @@ void perfdata_kernel(struct perfdata *pd)
 	struct { char name[64]; u64 start, size; } *mod = NULL;
 	unsigned long long addr, size;
 	size_t n = 0, k;
-	const char *ref = "_text";
+	const char *ref;
 	char *p, *line;
 	u64 text, end;
 
@@ -625,12 +634,7 @@ void perfdata_kernel(struct perfdata *pd)
 		free(mod);
 		return;
 	}
-	text = kallsym(ks.buf, "_text");
-	if (!text) {
-		ref = "_stext";
-		text = kallsym(ks.buf, ref);
-	}
-	end = kallsym(ks.buf, "_etext");
+	kernel_text(ks.buf, &ref, &text, &end);
 	sb_free(&ks);
 	if (text) {
 		/* the kernel's text: up to _etext, or the next module, or all */
