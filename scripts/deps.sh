@@ -38,7 +38,8 @@ ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
 # console's KTAP (scripts/check.sh, scripts/judge.py).
 kunit="linux-source-6.12 xz-utils"
 # The host's perf, which must read a guest's perfkstat recording as its
-# CSV (tests/guest/test-perfdata.sh, scripts/perfdata-check.py).
+# CSV (tests/guest/test-perfdata.sh, scripts/perfdata-check.py): for the
+# lanes that run that script.
 perf="linux-perf"
 arm64=0 promtool=0
 
@@ -53,6 +54,7 @@ for lane in "$@"; do
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kunit | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static $guestbash"
+		[ "$lane" != x86-debug ] || pkgs="$pkgs $perf"
 		promtool=1
 		;;
 	# dkms.sh: dkms add/build/install (kmod: its depmod)
@@ -64,7 +66,7 @@ for lane in "$@"; do
 	# build makes BTF with pahole, as its headers package asks)
 	distro-5.10 | distro-6.12)
 		pkgs="$pkgs $kunit qemu-system-x86 busybox-static $guestbash"
-		pkgs="$pkgs dkms kmod dwarves"
+		pkgs="$pkgs dkms kmod dwarves $perf"
 		promtool=1
 		;;
 	distro-arm64)
