@@ -96,4 +96,10 @@ note "perfdata: $rows rows, $(wc -c <$f) bytes of perf.data," \
 	base64 -w 600 >$work/host.b64
 host_case PERFDATA perfdata-perf-reads $work/host.b64
 
+# perf.data is of --every's records, and nothing is made without them
+check_fails perfdata-needs-every perfkstat record -I 10ms -e page-faults \
+	--perf-data $work/time.data -- true
+check perfdata-needs-every-no-file [ ! -e $work/time.data ]
+check perfdata-needs-every-nothing-left nothing_left
+
 rmmod perfkmod
