@@ -37,6 +37,10 @@ ksrc="linux-source-6.12 xz-utils flex bison bc libelf-dev libssl-dev cpio"
 # Every lane that boots: KUnit's kunit.py, from the 6.12 tree, reads the
 # console's KTAP (scripts/check.sh, scripts/judge.py).
 kunit="linux-source-6.12 xz-utils"
+# The host's perf, which must read a guest's perfkstat recording as its
+# CSV (tests/guest/test-perfdata.sh, scripts/perfdata-check.py): for the
+# lanes that run that script.
+perf="linux-perf"
 arm64=0 promtool=0
 
 for lane in "$@"; do
@@ -50,18 +54,19 @@ for lane in "$@"; do
 	lint) pkgs="$pkgs $ksrc perl git sparse python3-sphinx linux-headers-amd64 gnuplot-nox" ;;
 	x86-debug | x86-kunit | x86-kcsan)
 		pkgs="$pkgs $ksrc qemu-system-x86 busybox-static $guestbash"
+		[ "$lane" != x86-debug ] || pkgs="$pkgs $perf"
 		promtool=1
 		;;
 	# dkms.sh: dkms add/build/install (kmod: its depmod)
 	distro)
-		pkgs="$pkgs $debian $guestbash $kunit dkms kmod"
+		pkgs="$pkgs $debian $guestbash $kunit dkms kmod $perf"
 		promtool=1
 		;;
 	# Debian's other kernels, fetched by scripts/kernel.sh (6.12's module
 	# build makes BTF with pahole, as its headers package asks)
 	distro-5.10 | distro-6.12)
 		pkgs="$pkgs $kunit qemu-system-x86 busybox-static $guestbash"
-		pkgs="$pkgs dkms kmod dwarves"
+		pkgs="$pkgs dkms kmod dwarves $perf"
 		promtool=1
 		;;
 	distro-arm64)
@@ -72,6 +77,7 @@ for lane in "$@"; do
 	demo | bench | bench-smoke) pkgs="$pkgs $debian" ;;
 	arm64-pmu)
 		pkgs="$pkgs $ksrc qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+		pkgs="$pkgs $perf"
 		arm64=1 promtool=1
 		;;
 	# scripts/fresh.sh: a new Debian root, a clone of the checkout

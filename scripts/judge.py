@@ -15,8 +15,11 @@ What only perfkmod needs is judged here on top:
   "# PERFKMOD-PROM NAME LINE" (Prometheus metrics, promtool check metrics,
   case promtool-NAME) and "# PERFKMOD-PERFJSON NAME BASE64" (what perf's
   stat+json_output.sh gave its linter, perf_json_output_lint.py, which
-  runs here, from PERFKMOD_PERF_TESTS): a case the host rejects is failed,
-  not passed;
+  runs here, from PERFKMOD_PERF_TESTS) and "# PERFKMOD-PERFDATA NAME
+  BASE64" (a perfkstat recording as perf.data and CSV, which the host's
+  perf must read alike: scripts/perfdata-check.py): a case the host
+  rejects is failed, not passed, and one it cannot judge (no perf) is
+  skipped;
 - every kernel report (BUG, WARNING, Oops, KASAN, lockdep, kmemleak,
   stalls), each one more failure. A KCSAN data race counts only when one
   of its accesses is perfkmod's code or the memory is perfkmod's
@@ -33,11 +36,14 @@ failed. kunit.py's own report goes to LOG.kunit.
 """
 
 import base64
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import tarfile
+import tempfile
 
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 # What the kernel prints when something is wrong. Each match is a failure.
@@ -70,7 +76,7 @@ BLOCKED_TASK = re.compile(
 # test wants parsed by a real parser, one object with perf stat's keys; a
 # line of Prometheus metrics, for promtool.
 HOST_CHECK = re.compile(
-    r"^\s*# PERFKMOD-(JSON|PROM|PERFJSON|HOST) (\S+)(?: (.*))?$")
+    r"^\s*# PERFKMOD-(JSON|PROM|PERFJSON|PERFDATA|HOST) (\S+)(?: (.*))?$")
 JSON_KEYS = {"counter-value", "unit", "event", "event-runtime", "pcnt-running"}
 # A test that misuses perfkmod on purpose announces the warning it is due
 # ("PERFKMOD-EXPECT-WARN TEXT", in a KUnit diagnostic or a kernel message;
@@ -249,6 +255,38 @@ def check_perf_json(text):
     return None
 
 
+def check_perf_data(text):
+    """Why the host's perf does not read a guest's recording as its CSV,
+    or None; ("skip", WHY) when there is no perf to ask.
+
+    TEXT is base64 of a gzipped tar (tests/guest/test-perfdata.sh):
+    perf.data, samples.csv and kallsyms, which scripts/perfdata-check.py
+    compares.
+    """
+    check = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         "perfdata-check.py")
+    try:
+        data = base64.b64decode(text)
+        with tempfile.TemporaryDirectory() as d:
+            with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t:
+                for m in t.getmembers():
+                    if not m.isfile() or "/" in m.name:
+                        return f"an unexpected member in the tar: {m.name}"
+                    with open(os.path.join(d, m.name), "wb") as f:
+                        f.write(t.extractfile(m).read())
+            r = subprocess.run([sys.executable, check, d], capture_output=True,
+                               text=True, timeout=900)
+    except (ValueError, OSError, tarfile.TarError,
+            subprocess.TimeoutExpired) as e:
+        return f"the recording did not reach perf: {type(e).__name__}: {e}"
+    out = (r.stdout + r.stderr).strip()
+    if r.returncode == 0 and out.startswith("SKIP "):
+        return ("skip", out[5:])
+    if r.returncode != 0:
+        return "perfdata-check.py: " + "\n    ".join(out.splitlines()[:20])
+    return None
+
+
 def kunit_parse(path):
     """kunit.py parse's counts of the KTAP in the log at PATH (passed,
     failed, crashed, skipped, errors), its report saved as PATH.kunit;
@@ -315,7 +353,8 @@ def judge(lane, lines, counts):
                 sent[name] = int(text or 0)
             else:
                 check = {"JSON": check_json, "PROM": check_prom,
-                         "PERFJSON": check_perf_json}[kind]
+                         "PERFJSON": check_perf_json,
+                         "PERFDATA": check_perf_data}[kind]
                 host.setdefault(name, (check, []))[1].append(text or "")
             continue
         m = GUEST_ABORT.search(line)
@@ -390,6 +429,12 @@ def judge(lane, lines, counts):
                     why = f"{want} lines sent, {len(text)} arrived"
                 else:
                     why = check("".join(t + "\n" for t in text))
+                if isinstance(why, tuple):
+                    # the host cannot judge it: a skip, with why
+                    if verdict == "ok" and not parent and not skip:
+                        passed, skipped = passed - 1, skipped + 1
+                        skips.append(f"{where}: {why[1]}")
+                    why = None
                 if why and verdict == "ok" and not parent and not skip:
                     passed, failed = passed - 1, failed + 1
                     problems.append(f"{where}: {why}")

@@ -8,12 +8,16 @@ KCSAN: each case is a report as 6.12's KCSAN prints it
 (kernel/kcsan/report.c) and whether the x86-kcsan lane must count it
 against perfkmod. Warnings: a console log with a WARNING that a test
 announced ("PERFKMOD-EXPECT-WARN TEXT") or did not, and whether the lane
-fails. Prints "ok NAME" or "not ok NAME", a line a case, and exits 1 when
+fails. A recording sent to the host's perf ("PERFKMOD-PERFDATA"): not
+base64, a failure; with no perf to read it, a skip. Prints "ok NAME" or "not ok NAME", a line a case, and exits 1 when
 one failed.
 """
 
+import base64
+import io
 import os
 import sys
+import tarfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "scripts"))
@@ -186,8 +190,41 @@ WARN_CASES = [
 ]
 
 
+def perfdata_lines(text):
+    """A guest's case perfdata-perf-reads, TEXT sent for the host."""
+    return [f"    # PERFKMOD-PERFDATA perfdata-perf-reads {text}\n",
+            "    # PERFKMOD-HOST perfdata-perf-reads 1\n",
+            "    ok 1 perfdata-perf-reads\n"]
+
+
+def empty_tar():
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz"):
+        pass
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def perfdata_cases():
+    """(NAME, PASSED, FAILED, SKIPPED) of each case's verdict."""
+    out = []
+    os.environ["PERFKMOD_PERF"] = "/nonexistent/perf"
+    got = judge.judge("test", perfdata_lines("not*base64"), (1, 0, 0, 0, 0))
+    out.append(("a recording that is not base64", got[:3], (0, 1, 0)))
+    got = judge.judge("test", perfdata_lines(empty_tar()), (1, 0, 0, 0, 0))
+    out.append(("a recording with no perf to read it", got[:3], (0, 0, 1)))
+    del os.environ["PERFKMOD_PERF"]
+    return out
+
+
 def main():
     bad = 0
+    for name, got, want in perfdata_cases():
+        if got == want:
+            print(f"ok {name}")
+        else:
+            print(f"not ok {name}: passed, failed, skipped {got}, should be "
+                  f"{want}")
+            bad = 1
     for name, counts, report in CASES:
         got = judge.kcsan_in_perfkmod(report.splitlines())
         if got == counts:

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "perfdata.h"
 #include "perfkstat.h"
 
 #define NSEC 1000000000ULL
@@ -46,6 +47,9 @@ static char *records_path;
 static bool symbols;
 /* an event-driven series: ev[0] is its trigger, a record has 4 fields more */
 static bool every;
+/* --perf-data FILE: the records as perf.data too; the trigger's period */
+static struct perfdata *perfdata;
+static u64 every_period;
 
 /* seconds_ns: SECONDS (digits, a point and digits) in ns; false if not that */
 static bool seconds_ns(const char *s, u64 *ns)
@@ -202,6 +206,9 @@ static void parse(const char *line, char **f)
 		else
 			goto bad;
 	}
+	/* the task, while it is there to be named */
+	if (perfdata)
+		perfdata_task(perfdata, r->pid, r->tid);
 	free(copy);
 	return;
 bad:
@@ -610,6 +617,7 @@ static void trigger(const char *arg)
 	ev[0].mine = true;
 	nev++;
 	every = true;
+	every_period = period;
 	free(wrap);
 }
 
@@ -666,6 +674,39 @@ static void trigger_stats(char *overflows, char *throttled, size_t size)
 	free_list(e, n);
 }
 
+/*
+ * write_perfdata: the rows as perf.data samples at PATH, each with every
+ * event's count over all CPUs up to it (the sum of its deltas so far: perf
+ * takes their differences), and the kernel's and modules' code as now
+ */
+static void write_perfdata(const char *path)
+{
+	u64 *sum = xmalloc(nev * sizeof(*sum));
+	struct perfdata_sample s;
+	struct row *r;
+	size_t k;
+	int i, err;
+
+	memset(sum, 0, nev * sizeof(*sum));
+	perfdata_kernel(perfdata);
+	for (k = 0; k < rows.n; k++) {
+		r = row_at(k);
+		for (i = 0; i < nev; i++)
+			if (!(missing(r)[i / 64] & (1ULL << (i % 64))))
+				sum[i] += (u64)r->v[i];
+		s = (struct perfdata_sample){ .time = r->time, .ip = r->ip, .cpu = r->cpu,
+					      .pid = r->pid, .tid = r->tid, .user = r->user,
+					      .read = sum };
+		perfdata_sample(perfdata, &s);
+	}
+	free(sum);
+	err = perfdata_write(perfdata, path);
+	if (err)
+		die("could not write %s: %s", path, strerror(-err));
+	perfdata_free(perfdata);
+	perfdata = NULL;
+}
+
 /* why a process's rows may sum to less than its counter */
 static const char after_last[] = " (counted after the last record of the process: ";
 static const char why_after[] = "it exited, or ran on until the counter stopped)";
@@ -673,7 +714,9 @@ static const char why_after[] = "it exited, or ran on until the counter stopped)
 int cmd_record(int argc, char **argv)
 {
 	const char *ival = "", *nrec = "", *out = NULL, *secs = NULL, *pidarg = NULL;
-	const char *every_arg = NULL;
+	const char *every_arg = NULL, *data = NULL;
+	int argc0 = argc;
+	char **argv0 = argv;
 	char *series, *cmd, *why, *spec, *dir, *wrap, *dropped, *skipped, *p;
 	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
@@ -722,6 +765,10 @@ int cmd_record(int argc, char **argv)
 			every_arg = argv[++i];
 		} else if (!strcmp(a, "--symbols")) {
 			symbols = true;
+		} else if (!strcmp(a, "--perf-data")) {
+			if (i + 1 >= argc || !*argv[i + 1])
+				usage();
+			data = argv[++i];
 		} else if (!strcmp(a, "--")) {
 			i++;
 			break;
@@ -749,6 +796,8 @@ int cmd_record(int argc, char **argv)
 		die("record needs -I INTERVAL (e.g. -I 10ms) or --every EVENT:N");
 	if (symbols && !every_arg)
 		die("--symbols names the IPs of --every's records");
+	if (data && !every_arg)
+		die("--perf-data writes --every's records as samples");
 	/* milliseconds, as perf's and stat's -I, without a unit */
 	if (*ival && all_digits(ival))
 		ival = xasprintf("%sms", ival);
@@ -767,6 +816,20 @@ int cmd_record(int argc, char **argv)
 	if (!nev)
 		die("no counters: name one, or an event with -e");
 	rows_init();
+	if (data) {
+		const char **names = xmalloc(nev * sizeof(*names));
+
+		for (i = 0; i < nev; i++)
+			names[i] = ev[i].label;
+		perfdata = perfdata_new(nev, names, every_period);
+		free(names);
+		/* the command line perf report shows: "record" and its arguments */
+		names = xmalloc((argc0 + 1) * sizeof(*names));
+		names[0] = "record";
+		memcpy(names + 1, argv0, argc0 * sizeof(*names));
+		perfdata_cmdline(perfdata, argc0 + 1, (const char *const *)names);
+		free(names);
+	}
 	if (!all_digits(nrec))
 		die("-r takes a number");
 	if (secs && !seconds_ns(secs, &tns))
@@ -789,12 +852,15 @@ int cmd_record(int argc, char **argv)
 		if (i < nev)
 			die("-p: NAMEd counters are not the process's: name events with -e");
 	}
-	if (out) {
+	for (i = 0; i < 2; i++) {
+		const char *path = i ? data : out;
 		struct stat st;
 
-		dir = dir_of(out);
+		if (!path)
+			continue;
+		dir = dir_of(path);
 		if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			die("%s: no such directory", out);
+			die("%s: no such directory", path);
 		free(dir);
 	}
 	need_dir();
@@ -1003,6 +1069,8 @@ int cmd_record(int argc, char **argv)
 		write_csv(stdout);
 		flush_stdout();
 	}
+	if (data)
+		write_perfdata(data);
 
 	/*
 	 * The summary; a temporary counter's total is its value, or with

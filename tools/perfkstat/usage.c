@@ -38,6 +38,7 @@ static const char record_usage[] =
 "usage: perfkstat record -I INTERVAL [-r RECORDS] [-o FILE.csv] [-t SECONDS]\n"
 "                 [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n"
 "usage: perfkstat record --every EVENT:N [--symbols] [-r RECORDS] [-o FILE.csv]\n"
+"                 [--perf-data FILE.data]\n"
 "                 [-t SECONDS] [-p PID] [-e SPEC]... [NAME...] [-- COMMAND...]\n";
 
 static const char plot_usage[] =
@@ -189,6 +190,15 @@ static const char record_text[] =
 "              CPU's last record, at most its counter's value. RECORDS:\n"
 "              default 4096 a CPU; dropped records (a ring full between\n"
 "              two drains, 0.2 s apart) are counted, never hidden.\n"
+"              --perf-data FILE.data also writes the records as perf.data,\n"
+"              a sample each (ip, pid, tid, time, cpu, N as its period, and\n"
+"              each event's count as a group read, which perf shows as a\n"
+"              sample of each event), with the kernel's, the modules' and\n"
+"              the recorded tasks' code mappings (those a task had when a\n"
+"              drain first found its records) and names: perf report -i\n"
+"              FILE.data and perf script -i FILE.data read it (on another\n"
+"              machine with --kallsyms, a copy of this one's\n"
+"              /proc/kallsyms).\n"
 "\n";
 
 static const char plot_text[] =

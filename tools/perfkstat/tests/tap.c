@@ -148,5 +148,6 @@ int main(void)
 	record_tests();
 	plot_tests();
 	usage_tests();
+	perfdata_tests();
 	return tap_done();
 }

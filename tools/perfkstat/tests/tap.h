@@ -38,5 +38,6 @@ void stat_tests(void);
 void record_tests(void);
 void plot_tests(void);
 void usage_tests(void);
+void perfdata_tests(void);
 
 #endif
