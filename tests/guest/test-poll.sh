@@ -110,7 +110,7 @@ kill -USR1 $tp
 check wm3-woken await 60 "pollrec woken" gone $pw
 wait $pw
 check wm3-read sh -c "[ \$(sed -n 's/^records //p' $dir/w3.out) -ge 1000 ]"
-note "$(tr '\n' ' ' <"$dir/w3.out")"
+note "watermark 1000: $(grep -E '^(in|records)' "$dir/w3.out" | tr '\n' ' ')"
 wait_file "$dir/3/done"
 check wm3-del kw ok "del w"
 check wm3-del-pf kw ok "del pf"

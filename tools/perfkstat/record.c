@@ -14,6 +14,10 @@
  * each Nth EVENT instead of by time, and a row also says where the CPU
  * was: the interrupted IP, pid, tid and mode (--symbols: the kernel's IPs
  * as symbol+offset, from /proc/kallsyms). A summary goes to standard error.
+ *
+ * PERFKSTAT_RECORD_TEXT set in the environment reads the text records
+ * file every 0.2 s, as from a perfkmod without records.bin: make bench
+ * compares the two ways of reading.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1050,9 +1054,11 @@ int cmd_record(int argc, char **argv)
 		die("-I %s: not understood", ival);
 	records_path = dbg_path("series/%s/records", series);
 	p = xasprintf("%s.bin", records_path);
-	rec_fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (rec_fd < 0 && errno != ENOENT)
-		die("%s: %s", p, strerror(errno));
+	if (!getenv("PERFKSTAT_RECORD_TEXT")) {
+		rec_fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (rec_fd < 0 && errno != ENOENT)
+			die("%s: %s", p, strerror(errno));
+	}
 	free(p);
 	/* a trigger's records read counters that run: it starts last, stops first */
 	for (i = nev - 1; i >= 0; i--) {
