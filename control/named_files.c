@@ -12,8 +12,9 @@
  *	series/NAME/records.bin	0400 the same, binary: a header, then records
  *	series/NAME/dropped	0400 records lost to a full ring, or nested
  *	series/NAME/skipped	0400 intervals a late or slow timer let pass
- *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER..." or
- *				"every=TRIGGER[,records=N] COUNTER...", as taken
+ *	series/NAME/spec	0400 "INTERVAL[,records=N][,wakeup=N] COUNTER..."
+ *				or "every=TRIGGER[,records=N][,wakeup=N]
+ *				COUNTER...", as taken
  *
  * This file makes counters/ and series/, and the directory of each named
  * counter and series for commands.c. Read-only files have no write bit, so

@@ -5,7 +5,8 @@
  * CPU's ring holds the watermark and is woken by the record that brings
  * one there, never from NMI; the default watermark is one record; the
  * series' release wakes it and says the series is gone; a hardware
- * trigger's records, made in NMI (pseudo-NMI on arm64), wake it too.
+ * trigger's records, made in NMI (pseudo-NMI on arm64), wake it too; and
+ * wakeups go on while CPU 1 goes down and up.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -258,11 +259,67 @@ static void nmi_record_wakes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&p->wakes_in_nmi), 0);
 }
 
+/*
+ * A cpu-clock trigger of all CPUs every 100 us, with a poller, while CPU 1
+ * goes down and up: each round the poller is woken again after the rings
+ * are read (a wakeup queued on a CPU going down runs before it is gone),
+ * never in NMI; the series' release at the end syncs the irq_works left.
+ */
+static void wakes_under_hotplug(struct kunit *test)
+{
+	struct perfkmod_config cfg = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_period = 100 * NSEC_PER_USEC,
+	};
+	struct perfkmod_series_config scfg = {
+		.nr_counters = 1,
+		.ring_records = RECS,
+	};
+	struct perfkmod_series_record *recs;
+	struct perfkmod_counter *c;
+	struct perfkmod_series *s;
+	struct test_hotplug *h;
+	struct poller *p;
+	int cpu, i, from, cycles;
+
+	if (num_online_cpus() < 2 || !cpu_online(1))
+		kunit_skip(test, "CPU 1 is not online");
+	recs = kunit_kcalloc(test, RECS, sizeof(*recs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, recs);
+	c = test_create(test, &cfg);
+	scfg.counters = &c;
+	scfg.trigger = c;
+	s = test_series(test, &scfg);
+	p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	init_poll_funcptr(&p->pt, poller_queue);
+	p->wq = perfkmod_series_waitq_get(s);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, poller_end, p), 0);
+	perfkmod_series_poll_wait(p->wq, NULL, &p->pt);
+	h = test_hotplug_start(test);
+	for (i = 0; test_hotplug_more(h, i, 200, 5); i++) {
+		for_each_possible_cpu(cpu)
+			while (perfkmod_series_read(s, cpu, recs, RECS) > 0)
+				;
+		from = atomic_read(&p->wakes);
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      test_await(60, atomic_read(&p->wakes) > from),
+				      "round %d: no wakeup", i);
+	}
+	cycles = test_hotplug_stop(h);
+	KUNIT_EXPECT_GE_MSG(test, cycles, 1, "no hotplug cycle of CPU 1 in 60 s");
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->wakes_in_nmi), 0);
+	kunit_info(test, "%d hotplug cycles of CPU 1, %d wakeups", cycles,
+		   atomic_read(&p->wakes));
+}
+
 static struct kunit_case perfkmod_poll_cases[] = {
 	KUNIT_CASE(wakes_at_watermark),
 	KUNIT_CASE(wakes_at_first_record),
 	KUNIT_CASE(release_wakes_poller),
 	KUNIT_CASE(nmi_record_wakes),
+	KUNIT_CASE_SLOW(wakes_under_hotplug),
 	{}
 };
 
