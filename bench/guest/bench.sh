@@ -183,9 +183,11 @@ record_section() {
 				-- spinwork $rturns >/dev/null 2>/tmp/rec.err ||
 				log "PERFKMOD-BENCH-ERROR record $how $period: $(tail -1 /tmp/rec.err)"
 			unset PERFKSTAT_RECORD_TEXT
-			# "N records, C CPUs, D dropped, ..."
-			set -- $(sed -n 's/^\([0-9]*\) records, [0-9]* CPUs, \([0-9]*\) dropped.*/\1 \2/p' \
+			# "perfkstat: N records, C CPUs, D dropped, ..."
+			set -- $(sed -n 's/^perfkstat: \([0-9]*\) records, [0-9]* CPUs, \([0-9]*\) dropped.*/\1 \2/p' \
 				/tmp/rec.err)
+			[ $# = 2 ] ||
+				log "PERFKMOD-BENCH-ERROR record $how $period: no summary: $(tail -1 /tmp/rec.err)"
 			log "PERFKMOD-BENCH record.$how.$rate.records ${1:--1}"
 			log "PERFKMOD-BENCH record.$how.$rate.dropped ${2:--1}"
 			[ "${2:-1}" = 0 ] && best=$rate
