@@ -281,8 +281,9 @@ perfkmod_series_waitq_get(struct perfkmod_series *series);
  * perfkmod_series_waitq_put() - give back a reference to a wait queue
  * @wq: the queue; freed with its last reference.
  *
- * Context: any context; nobody may be left on the queue when the last
- * reference goes (a file that polled holds one until it is released).
+ * Context: process or hard interrupt context, not NMI; nobody may be
+ * left on the queue when the last reference goes (a file that polled
+ * holds one until it is released).
  */
 void perfkmod_series_waitq_put(struct perfkmod_series_waitq *wq);
 
