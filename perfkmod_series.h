@@ -48,6 +48,14 @@
  *	never by time. The same lifetime rule as @counters: a trigger
  *	released under the series stops its records; the series stays its
  *	owner's to read and release.
+ * @wakeup_records: the watermark, as perf's wakeup_events: a reader
+ *	asleep in poll() (perfkmod_series_poll_wait()) is woken when a CPU's
+ *	ring holds at least this many records, and perfkmod_series_ready()
+ *	is true from then until the ring is read below it. 0 is 1 (every
+ *	record wakes); more than the ring holds is the ring's size (a full
+ *	ring wakes); at most %PERFKMOD_SERIES_MAX_RECORDS. Records below the
+ *	watermark wake nobody: a reader that stops the series reads once
+ *	more for them, as perf's do at the end of a recording.
  */
 struct perfkmod_series_config {
 	struct perfkmod_counter **counters;
@@ -55,6 +63,7 @@ struct perfkmod_series_config {
 	u64 interval_ns;
 	unsigned int ring_records;
 	struct perfkmod_counter *trigger;
+	unsigned int wakeup_records;
 };
 
 /* &perfkmod_series_record.flags */
@@ -98,7 +107,44 @@ struct perfkmod_series_record {
 	u32 reserved;
 };
 
+/*
+ * The binary form of a series' records (debugfs series/NAME/records.bin):
+ * a header, then records as &struct perfkmod_series_record, in the
+ * kernel's byte order.
+ */
+#define PERFKMOD_SERIES_FILE_MAGIC	0x706b7372U	/* "pksr" */
+#define PERFKMOD_SERIES_FILE_VERSION	1
+/* &perfkmod_series_file_header.flags: an event-driven series' records */
+#define PERFKMOD_SERIES_FILE_TRIGGERED	BIT(0)
+
+/**
+ * struct perfkmod_series_file_header - what begins a binary records file
+ * @magic: %PERFKMOD_SERIES_FILE_MAGIC; another value (of another byte
+ *	order, say) is not this format.
+ * @version: %PERFKMOD_SERIES_FILE_VERSION. A version that adds fields at
+ *	the end of the header or of a record keeps the rest and raises it;
+ *	any other change of layout raises it too. A reader refuses a version
+ *	it does not know.
+ * @header_size: the bytes of this header: the records begin there.
+ * @record_size: the bytes of each record, sizeof(struct
+ *	perfkmod_series_record) of this version: 104.
+ * @nr_counters: the series' counters: &perfkmod_series_record.nr_values
+ *	of each record.
+ * @flags: %PERFKMOD_SERIES_FILE_TRIGGERED for an event-driven series.
+ */
+struct perfkmod_series_file_header {
+	u32 magic;
+	u16 version;
+	u16 header_size;
+	u32 record_size;
+	u16 nr_counters;
+	u16 flags;
+};
+
 struct perfkmod_series;
+struct perfkmod_series_waitq;
+struct file;
+struct poll_table_struct;
 
 struct perfkmod_series *
 __perfkmod_series_create(const struct perfkmod_series_config *config,
@@ -215,5 +261,60 @@ u64 perfkmod_series_dropped(struct perfkmod_series *series);
  * Return: the intervals skipped so far, summed over the CPUs.
  */
 u64 perfkmod_series_skipped(struct perfkmod_series *series);
+
+/**
+ * perfkmod_series_waitq_get() - a reference to a series' wait queue
+ * @series: the series, not released.
+ *
+ * For a reader that sleeps in poll() (a file's poll operation): the queue
+ * outlives the series for as long as a reference is held, since an epoll
+ * instance stays on it until its file is closed. The series' release
+ * marks it dead and wakes it.
+ *
+ * Context: any context.
+ * Return: the queue, to be given back with perfkmod_series_waitq_put().
+ */
+struct perfkmod_series_waitq *
+perfkmod_series_waitq_get(struct perfkmod_series *series);
+
+/**
+ * perfkmod_series_waitq_put() - give back a reference to a wait queue
+ * @wq: the queue; freed with its last reference.
+ *
+ * Context: process or hard interrupt context, not NMI; nobody may be
+ * left on the queue when the last reference goes (a file that polled
+ * holds one until it is released).
+ */
+void perfkmod_series_waitq_put(struct perfkmod_series_waitq *wq);
+
+/**
+ * perfkmod_series_poll_wait() - join a series' wait queue, in poll()
+ * @wq: the series' queue (perfkmod_series_waitq_get()).
+ * @file: the file being polled.
+ * @pt: the poll table poll() was given.
+ *
+ * A file's poll operation calls this, then, while the series is not
+ * released, perfkmod_series_ready(): a record that brings a CPU's ring
+ * to the watermark after that answered no wakes the poller, from the
+ * record's CPU through an irq_work (the record may be made in NMI), and
+ * so does the series' release.
+ *
+ * Context: process context (a poll operation).
+ * Return: %EPOLLHUP | %EPOLLERR when the series is released, else 0.
+ */
+__poll_t perfkmod_series_poll_wait(struct perfkmod_series_waitq *wq,
+				   struct file *file,
+				   struct poll_table_struct *pt);
+
+/**
+ * perfkmod_series_ready() - whether a CPU's ring holds the watermark
+ * @series: the series, not released.
+ *
+ * Context: any context; takes no lock.
+ * Return: true when a CPU's ring holds at least the series' watermark of
+ * records (&perfkmod_series_config.wakeup_records), which a poll()
+ * reports as readable.
+ */
+bool perfkmod_series_ready(struct perfkmod_series *series);
 
 #endif /* _PERFKMOD_SERIES_API_H */

@@ -21,17 +21,29 @@
  * @read_lock: @head is published with release after the record is written,
  * @tail with release after it is read, each loaded with acquire by the
  * other side.
+ *
+ * Readers may sleep in poll() on the series' wait queue (struct
+ * perfkmod_series_waitq) until a CPU's ring holds the series' watermark
+ * of records. A producer that brings its ring to the watermark looks for
+ * a sleeper there without a lock (wq_has_sleeper()) and, when it finds
+ * one, queues its CPU's irq_work, which does the wake_up(): a producer
+ * may run in NMI or under the scheduler's locks, where a wake_up() may
+ * not. With nobody polling, the cost of a record is that look.
  */
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
+#include <linux/irq_work.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/poll.h>
 #include <linux/perf_event.h>
+#include <linux/refcount.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/wait.h>
 
 #include <asm/local64.h>
 
@@ -54,6 +66,8 @@ struct perfkmod_series_cpu {
 	/* a producer is writing a record; on this CPU only */
 	bool busy;
 	struct perfkmod_series_record *ring;
+	/* wakes the series' pollers, queued by this CPU's producers */
+	struct irq_work wakeup;
 };
 
 /**
@@ -68,6 +82,10 @@ struct perfkmod_series_cpu {
  *	it reads as an error.
  * @interval: @config.interval_ns as a ktime.
  * @mask: ring entries - 1 (a power of 2).
+ * @watermark: the records a CPU's ring holds when its pollers are woken:
+ *	@config.wakeup_records, 1 for 0, at most the ring's size.
+ * @waitq: where the readers of the series sleep in poll(); its own
+ *	lifetime, a reference held by the series and one by each reader.
  * @bytes: what the rings take of series_max_mb.
  * @cpus: each CPU's timer and ring.
  * @node: the entry in perfkmod's series hotplug state: the timer of a CPU
@@ -93,6 +111,8 @@ struct perfkmod_series {
 	struct perfkmod_counter *counters[PERFKMOD_SERIES_MAX_COUNTERS];
 	ktime_t interval;
 	unsigned long mask;
+	unsigned long watermark;
+	struct perfkmod_series_waitq *waitq;
 	u64 bytes;
 	struct perfkmod_series_cpu __percpu *cpus;
 	struct hlist_node node;
@@ -103,6 +123,21 @@ struct perfkmod_series {
 	struct task_struct *task;
 	struct perf_event *switch_event;
 	struct perfkmod_callback *trigger_cb;
+};
+
+/**
+ * struct perfkmod_series_waitq - where a series' readers sleep in poll()
+ * @wait: the readers asleep; a CPU's irq_work wakes them when its ring
+ *	holds the series' watermark, and the series' release wakes them.
+ * @ref: the series' reference and each reader's
+ *	(perfkmod_series_waitq_get()): an epoll instance can stay on @wait
+ *	after the series is released, until its file is closed.
+ * @dead: the series is released: set before the release wakes @wait.
+ */
+struct perfkmod_series_waitq {
+	wait_queue_head_t wait;
+	refcount_t ref;
+	bool dead;
 };
 
 static enum cpuhp_state series_hp_state;
@@ -145,6 +180,33 @@ static void unreserve_bytes(u64 bytes)
 	mutex_lock(&perfkmod_series_mutex);
 	series_bytes -= bytes;
 	mutex_unlock(&perfkmod_series_mutex);
+}
+
+/*
+ * After a record is published: once the ring holds the watermark, wake
+ * the readers asleep in poll(), if any, through this CPU's irq_work.
+ * wq_has_sleeper()'s barrier orders the new @head before the look at the
+ * wait queue; the poller's, between joining the queue and reading @head,
+ * pairs with it (perfkmod_series_poll_wait()). Context: a producer's, NMI
+ * included; takes no lock.
+ */
+static void series_wake_pollers(struct perfkmod_series *s,
+				struct perfkmod_series_cpu *sc,
+				unsigned long head)
+{
+	if (head - READ_ONCE(sc->tail) < s->watermark)
+		return;
+	if (wq_has_sleeper(&s->waitq->wait))
+		irq_work_queue(&sc->wakeup);
+}
+
+/* The irq_work of a CPU: wake the pollers. Context: hard interrupt. */
+static void series_wakeup_work(struct irq_work *work)
+{
+	struct perfkmod_series_cpu *sc = container_of(work,
+			struct perfkmod_series_cpu, wakeup);
+
+	wake_up_all(&sc->series->waitq->wait);
 }
 
 /*
@@ -202,6 +264,7 @@ static void series_record(struct perfkmod_series *s,
 	}
 	/* the record first: pairs with smp_load_acquire() in the reader */
 	smp_store_release(&sc->head, head + 1);
+	series_wake_pollers(s, sc, head + 1);
 out:
 	barrier();
 	WRITE_ONCE(sc->busy, false);
@@ -358,7 +421,8 @@ static int check_series_config(const struct perfkmod_series_config *cfg,
 	    (cfg->interval_ns < PERFKMOD_SERIES_MIN_INTERVAL_NS ||
 	     cfg->interval_ns > (u64)KTIME_MAX))
 		return -EINVAL;
-	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS)
+	if (cfg->ring_records > PERFKMOD_SERIES_MAX_RECORDS ||
+	    cfg->wakeup_records > PERFKMOD_SERIES_MAX_RECORDS)
 		return -EINVAL;
 	for (i = 0; i < cfg->nr_counters; i++) {
 		c = cfg->counters[i];
@@ -463,6 +527,7 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	records = roundup_pow_of_two(config->ring_records ?:
 				     PERFKMOD_SERIES_DEFAULT_RECORDS);
 	s->mask = records - 1;
+	s->watermark = clamp(config->wakeup_records, 1U, records);
 	s->bytes = (u64)records * sizeof(*s->cpus->ring) * num_possible_cpus();
 	s->owner = owner;
 	mutex_init(&s->read_lock);
@@ -471,9 +536,14 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 	if (err)
 		goto err_free;
 	err = -ENOMEM;
+	s->waitq = kzalloc(sizeof(*s->waitq), GFP_KERNEL);
+	if (!s->waitq)
+		goto err_unreserve;
+	init_waitqueue_head(&s->waitq->wait);
+	refcount_set(&s->waitq->ref, 1);
 	s->cpus = alloc_percpu(struct perfkmod_series_cpu);
 	if (!s->cpus)
-		goto err_unreserve;
+		goto err_waitq;
 	for_each_possible_cpu(cpu) {
 		struct perfkmod_series_cpu *sc = per_cpu_ptr(s->cpus, cpu);
 
@@ -481,6 +551,7 @@ __perfkmod_series_create(const struct perfkmod_series_config *config,
 		hrtimer_init(&sc->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_REL_PINNED_HARD);
 		sc->timer.function = series_tick;
+		init_irq_work(&sc->wakeup, series_wakeup_work);
 		sc->ring = kvcalloc(records, sizeof(*sc->ring),
 				    GFP_KERNEL_ACCOUNT);
 		if (!sc->ring)
@@ -523,6 +594,8 @@ err_unlist:
 	release_switch_event(s);
 err_rings:
 	free_rings(s);
+err_waitq:
+	perfkmod_series_waitq_put(s->waitq);
 err_unreserve:
 	unreserve_bytes(s->bytes);
 err_free:
@@ -553,6 +626,8 @@ static bool claim_series(struct perfkmod_series *s)
 /* Release @s, which this caller claimed. */
 static void release_claimed(struct perfkmod_series *s)
 {
+	int cpu;
+
 	/* waits for a record being made, as the timers' cancel does */
 	if (s->trigger_cb)
 		perfkmod_callback_unregister(s->trigger_cb);
@@ -560,6 +635,17 @@ static void release_claimed(struct perfkmod_series *s)
 		/* stops the timer of each online CPU; offline ones are stopped */
 		cpuhp_state_remove_instance(series_hp_state, &s->node);
 	release_switch_event(s);
+	/* no producer is left: none queues a wakeup, none is running */
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(s->cpus, cpu)->wakeup);
+	/*
+	 * The pollers see @dead after their barrier, or are woken: pairs with
+	 * the poller's smp_mb() (perfkmod_series_poll_wait()) through the
+	 * queue's lock.
+	 */
+	WRITE_ONCE(s->waitq->dead, true);
+	wake_up_all(&s->waitq->wait);
+	perfkmod_series_waitq_put(s->waitq);
 	/* nothing reads the counters now: leave them to their release */
 	unlist_series(s);
 	free_rings(s);
@@ -605,6 +691,49 @@ int perfkmod_series_read(struct perfkmod_series *s, int cpu,
 	return n;
 }
 EXPORT_SYMBOL_GPL(perfkmod_series_read);
+
+struct perfkmod_series_waitq *
+perfkmod_series_waitq_get(struct perfkmod_series *s)
+{
+	refcount_inc(&s->waitq->ref);
+	return s->waitq;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_waitq_get);
+
+void perfkmod_series_waitq_put(struct perfkmod_series_waitq *wq)
+{
+	if (refcount_dec_and_test(&wq->ref))
+		kfree(wq);
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_waitq_put);
+
+__poll_t perfkmod_series_poll_wait(struct perfkmod_series_waitq *wq,
+				   struct file *file, poll_table *pt)
+{
+	poll_wait(file, &wq->wait, pt);
+	/*
+	 * Joined before the rings are looked at: pairs with the barrier of
+	 * wq_has_sleeper() in series_wake_pollers(), and with the release's
+	 * wake_up_all() after it sets @dead.
+	 */
+	smp_mb();
+	return READ_ONCE(wq->dead) ? EPOLLHUP | EPOLLERR : 0;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_poll_wait);
+
+bool perfkmod_series_ready(struct perfkmod_series *s)
+{
+	struct perfkmod_series_cpu *sc;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		sc = per_cpu_ptr(s->cpus, cpu);
+		if (READ_ONCE(sc->head) - READ_ONCE(sc->tail) >= s->watermark)
+			return true;
+	}
+	return false;
+}
+EXPORT_SYMBOL_GPL(perfkmod_series_ready);
 
 static u64 dropped_on(struct perfkmod_series *s, int cpu)
 {

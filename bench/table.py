@@ -290,6 +290,21 @@ def work_note(v, f):
             f"pk freq= {n('pkfreq', 'throttled')}")
 
 
+def record_note(v):
+    """What each rate of section 8 kept and dropped, both ways."""
+    out = []
+    for how in ("poll", "clock"):
+        parts = []
+        for rate in (10000, 20000, 50000, 100000):
+            k = f"record.{how}.{rate}."
+            if k + "records" in v:
+                parts.append(f"{rate // 1000}k: {int(v[k + 'records'])} kept, "
+                             f"{int(v[k + 'dropped'])} dropped")
+        if parts:
+            out.append(f"{how}: " + "; ".join(parts))
+    return out
+
+
 SECTIONS = [
     ("1a. Overflow dispatch: write breakpoint, period 1 (per overflow)",
      disp("bp"), lambda v: dispatch_note(v, "bp")),
@@ -363,6 +378,12 @@ SECTIONS = [
     ("7b. Event-driven series: cycles trigger of the task, pseudo-NMI, "
      "arm64-pmu lane (period 100,000 cycles; per record)", trig("cycles"),
      lambda v: trigger_note(v, "cycles")),
+    ("8. perfkstat record --every cpu-clock:PERIOD -- spinwork, the default "
+     "ring: records a second per CPU kept without a drop", [
+        Row("highest rate without a drop: poll() + records.bin vs the text "
+            "every 0.2 s", "record.poll.rate", "record.clock.rate",
+            ">= 10x icount", modes=("icount",)),
+    ], record_note),
 ]
 
 

@@ -14,9 +14,9 @@
  *	del NAME		release it
  *	enable NAME, disable NAME, reset NAME
  *	period NAME VALUE	new sample period (or frequency, for freq=)
- *	series NAME INTERVAL[,records=N] COUNTER...
+ *	series NAME INTERVAL[,records=N][,wakeup=N] COUNTER...
  *				sample named counters every INTERVAL
- *	series NAME every=TRIGGER[,records=N] COUNTER...
+ *	series NAME every=TRIGGER[,records=N][,wakeup=N] COUNTER...
  *				the same at each overflow of the named
  *				sampling counter TRIGGER (event-driven)
  *	temporary		what this open file adds from now on is its
@@ -249,14 +249,15 @@ static int parse_interval(const char *s, u64 *ns)
 }
 
 /*
- * "INTERVAL[,records=N]" or "every=TRIGGER[,records=N]", the series' own
- * options, into @cfg; the name of a trigger into @trigger (else NULL).
+ * "INTERVAL[,records=N][,wakeup=N]" or
+ * "every=TRIGGER[,records=N][,wakeup=N]", the series' own options, into
+ * @cfg; the name of a trigger into @trigger (else NULL).
  */
 static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 			     const char **trigger, const char **why)
 {
 	char *tok = strsep(&opts, ",");
-	bool records = false;
+	bool records = false, wakeup = false;
 	int err;
 
 	*trigger = NULL;
@@ -278,8 +279,22 @@ static int parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
 		}
 	}
 	while ((tok = strsep(&opts, ","))) {
+		if (str_has_prefix(tok, "wakeup=") && !wakeup) {
+			wakeup = true;
+			err = kstrtouint(tok + strlen("wakeup="), 10,
+					 &cfg->wakeup_records);
+			if (!err && (!cfg->wakeup_records ||
+				     cfg->wakeup_records >
+				     PERFKMOD_SERIES_MAX_RECORDS))
+				err = -ERANGE;
+			if (err) {
+				*why = "wakeup is 1 to 1048576";
+				return err;
+			}
+			continue;
+		}
 		if (!str_has_prefix(tok, "records=") || records) {
-			*why = "the only option of a series is records=N, once";
+			*why = "the options of a series are records=N and wakeup=N, once each";
 			return -EINVAL;
 		}
 		records = true;
@@ -312,7 +327,7 @@ static int named_series_add(const char *name, char **words, int nwords,
 	struct perfkmod_named *n;
 	const char *trigger;
 	size_t len, size, i;
-	char opts[PERFKMOD_NAME_LIMIT + 32], *args;
+	char opts[PERFKMOD_NAME_LIMIT + 48], *args;
 	int err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);

@@ -9,10 +9,12 @@
  *	counters/NAME/percpu	0400 all-CPUs counters: one stat line per CPU
  *	counters/NAME/overflow	0400 sampling counters: overflow statistics
  *	series/NAME/records	0400 the records of a series, drained as read
+ *	series/NAME/records.bin	0400 the same, binary: a header, then records
  *	series/NAME/dropped	0400 records lost to a full ring, or nested
  *	series/NAME/skipped	0400 intervals a late or slow timer let pass
- *	series/NAME/spec	0400 "INTERVAL[,records=N] COUNTER..." or
- *				"every=TRIGGER[,records=N] COUNTER...", as taken
+ *	series/NAME/spec	0400 "INTERVAL[,records=N][,wakeup=N] COUNTER..."
+ *				or "every=TRIGGER[,records=N][,wakeup=N]
+ *				COUNTER...", as taken
  *
  * This file makes counters/ and series/, and the directory of each named
  * counter and series for commands.c. Read-only files have no write bit, so
@@ -21,6 +23,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/lockdep.h>
+#include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -310,39 +313,102 @@ void perfkmod_debugfs_counter_remove(struct perfkmod_named *n)
  * and rendered into the open file's buffer under the file's reference and
  * copied out without it; a series deleted meanwhile ends the read with
  * what it gave, or -EIO.
+ *
+ * records.bin: the same records, binary: the first read(2) of an open
+ * file gives &struct perfkmod_series_file_header first (a buffer shorter
+ * than it: -EINVAL), then each read whole records, &struct
+ * perfkmod_series_record as the API reads them, no more than the buffer
+ * holds (a buffer shorter than one: -EINVAL), or 0 when none is waiting.
+ *
+ * Both poll(): readable (EPOLLIN) when a CPU's ring holds the series'
+ * watermark (wakeup=N; 1 record by default) or text of a record waits in
+ * the open file; EPOLLHUP | EPOLLERR once the series is deleted, when a
+ * reader asleep in poll() is woken, and a read fails with -EIO. A poller
+ * asleep holds no reference to the series: del goes on, and wakes it.
  */
 /* TIME CPU VALUE... [IP PID TID MODE]\n */
 #define SERIES_LINE_MAX	(20 + 1 + 10 + PERFKMOD_SERIES_MAX_COUNTERS * 21 + \
 			 1 + 18 + 1 + 10 + 1 + 10 + 1 + 6 + 1)
 #define SERIES_BATCH	32
+/* records.bin's records of a CPU's ring a read takes at a time */
+#define SERIES_BIN_BATCH	256
 
 struct series_reader {
 	struct mutex lock;	/* see "Locks" in control.h */
 	int cpu;		/* the CPU whose ring is read next */
 	size_t off, len;	/* the part of @buf still to be read */
-	struct perfkmod_series_record recs[SERIES_BATCH];
-	char buf[SERIES_BATCH * SERIES_LINE_MAX + 1];	/* and scnprintf's NUL */
+	bool header_given;	/* records.bin: the header was read */
+	/* the series' wait queue, a reference held while the file is open */
+	struct perfkmod_series_waitq *waitq;
+	union {
+		struct {
+			struct perfkmod_series_record recs[SERIES_BATCH];
+			/* and scnprintf's NUL */
+			char buf[SERIES_BATCH * SERIES_LINE_MAX + 1];
+		};
+		struct perfkmod_series_record bin[SERIES_BIN_BATCH];
+	};
 };
 
 static int records_open(struct inode *inode, struct file *file)
 {
-	struct series_reader *r = kvzalloc(sizeof(*r), GFP_KERNEL);
+	struct perfkmod_named_series *ns = inode->i_private;
+	struct dentry *dentry = file->f_path.dentry;
+	struct series_reader *r;
+	int err;
 
+	r = kvzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
+	err = debugfs_file_get(dentry);
+	if (err)
+		goto err_free;
+	r->waitq = perfkmod_series_waitq_get(ns->series);
+	debugfs_file_put(dentry);
 	mutex_init(&r->lock);
 	r->cpu = cpumask_first(cpu_possible_mask);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
+
+err_free:
+	kvfree(r);
+	return err;
 }
 
 static int records_release(struct inode *inode, struct file *file)
 {
 	struct series_reader *r = file->private_data;
 
+	perfkmod_series_waitq_put(r->waitq);
 	mutex_destroy(&r->lock);
 	kvfree(r);
 	return 0;
+}
+
+/*
+ * Readable when a CPU's ring holds the watermark, or a line begun waits
+ * in the file; EPOLLHUP | EPOLLERR once the series is gone. The series is
+ * looked at under the file's reference, never slept on with it.
+ */
+static __poll_t records_poll(struct file *file, poll_table *pt)
+{
+	struct perfkmod_named_series *ns = file_inode(file)->i_private;
+	struct dentry *dentry = file->f_path.dentry;
+	struct series_reader *r = file->private_data;
+	__poll_t mask;
+
+	mask = perfkmod_series_poll_wait(r->waitq, file, pt);
+	if (mask)
+		return mask;
+	/* a line a short read began: @off and @len are the reader's */
+	if (READ_ONCE(r->off) != READ_ONCE(r->len))
+		return EPOLLIN | EPOLLRDNORM;
+	if (debugfs_file_get(dentry))
+		return EPOLLHUP | EPOLLERR;
+	if (perfkmod_series_ready(ns->series))
+		mask = EPOLLIN | EPOLLRDNORM;
+	debugfs_file_put(dentry);
+	return mask;
 }
 
 /*
@@ -435,6 +501,100 @@ static const struct file_operations records_fops = {
 	.owner = THIS_MODULE,
 	.open = records_open,
 	.read = records_read,
+	.poll = records_poll,
+	.release = records_release,
+};
+
+/*
+ * records.bin's header, of @ns's series: its counters, then its trigger
+ * of an event-driven one ("every=TRIGGER..."), are its uses. Under the
+ * file's reference.
+ */
+static void records_header(struct perfkmod_named_series *ns,
+			   struct perfkmod_series_file_header *h)
+{
+	bool triggered = str_has_prefix(ns->args, "every=");
+
+	*h = (struct perfkmod_series_file_header) {
+		.magic = PERFKMOD_SERIES_FILE_MAGIC,
+		.version = PERFKMOD_SERIES_FILE_VERSION,
+		.header_size = sizeof(*h),
+		.record_size = sizeof(struct perfkmod_series_record),
+		.nr_counters = ns->nr_uses - triggered,
+		.flags = triggered ? PERFKMOD_SERIES_FILE_TRIGGERED : 0,
+	};
+}
+
+/*
+ * records.bin: the header first, then whole records, each CPU's ring
+ * visited at most once a read, round robin as records_fill() does.
+ */
+static ssize_t records_bin_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct perfkmod_named_series *ns = file_inode(file)->i_private;
+	const size_t size = sizeof(struct perfkmod_series_record);
+	struct dentry *dentry = file->f_path.dentry;
+	struct series_reader *r = file->private_data;
+	struct perfkmod_series_file_header h;
+	unsigned int visits, max;
+	size_t done = 0;
+	ssize_t err = 0;
+	int n;
+
+	mutex_lock(&r->lock);
+	if (!r->header_given) {
+		if (count < sizeof(h)) {
+			err = -EINVAL;
+			goto out;
+		}
+		err = debugfs_file_get(dentry);
+		if (err)
+			goto out;
+		records_header(ns, &h);
+		debugfs_file_put(dentry);
+		if (copy_to_user(ubuf, &h, sizeof(h))) {
+			err = -EFAULT;
+			goto out;
+		}
+		r->header_given = true;
+		done = sizeof(h);
+	} else if (count < size) {
+		err = -EINVAL;
+		goto out;
+	}
+	for (visits = 0; visits < num_possible_cpus(); visits++) {
+		max = min_t(size_t, (count - done) / size, SERIES_BIN_BATCH);
+		if (!max)
+			break;
+		err = debugfs_file_get(dentry);
+		if (err)
+			break;
+		n = perfkmod_series_read(ns->series, r->cpu, r->bin, max);
+		debugfs_file_put(dentry);
+		r->cpu = cpumask_next(r->cpu, cpu_possible_mask);
+		if (r->cpu >= nr_cpu_ids)
+			r->cpu = cpumask_first(cpu_possible_mask);
+		if (n <= 0) {
+			err = n;
+			continue;
+		}
+		if (copy_to_user(ubuf + done, r->bin, n * size)) {
+			err = -EFAULT;	/* those records are lost */
+			break;
+		}
+		done += n * size;
+	}
+out:
+	mutex_unlock(&r->lock);
+	return done ?: err;
+}
+
+static const struct file_operations records_bin_fops = {
+	.owner = THIS_MODULE,
+	.open = records_open,
+	.read = records_bin_read,
+	.poll = records_poll,
 	.release = records_release,
 };
 
@@ -482,6 +642,8 @@ void perfkmod_debugfs_series_add(struct perfkmod_named_series *ns)
 	ns->dir = debugfs_create_dir(ns->name, series_dir);
 	debugfs_create_file_unsafe("records", 0400, ns->dir, ns,
 				   &records_fops);
+	debugfs_create_file_unsafe("records.bin", 0400, ns->dir, ns,
+				   &records_bin_fops);
 	debugfs_create_file_unsafe("dropped", 0400, ns->dir, ns, &dropped_fops);
 	debugfs_create_file_unsafe("skipped", 0400, ns->dir, ns, &skipped_fops);
 	debugfs_create_file_unsafe("spec", 0400, ns->dir, ns,

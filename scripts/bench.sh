@@ -23,7 +23,8 @@
 # tiny counts and checks only that every row was produced (CI's
 # bench-smoke lane); it times nothing. --only, for working on one cost:
 # the icount boot alone, running only the PARTs named (workload, series,
-# dispatch, trigger, read, scale, memory, uread); the other rows show "-".
+# dispatch, trigger, read, scale, memory, uread, record); the other rows
+# show "-".
 # Logs stay in .build/bench[-smoke]/.
 #
 # --lane arm64-pmu: the same guest on the arm64-pmu test lane's kernel

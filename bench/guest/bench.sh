@@ -14,10 +14,10 @@ log "PERFKMOD-BENCH cpus $(grep -c ^processor /proc/cpuinfo)"
 
 if [ "${perfkmod_bench_smoke:-0}" = 1 ]; then
 	params="iters=200 reps=1 work=200000 scale_max=64"
-	hold=256 ureads=100 reps=1 turns=200000
+	hold=256 ureads=100 reps=1 turns=200000 rturns=200000
 else
 	params="iters=20000 reps=5 work=20000000"
-	hold=4096 ureads=20000 reps=5 turns=20000000
+	hold=4096 ureads=20000 reps=5 turns=20000000 rturns=140000000
 fi
 
 # perfkmod_bench_only=PART,...: only these parts (scripts/bench.sh --only)
@@ -159,6 +159,44 @@ for s in dispatch trigger read scale; do
 	want $s && sections=$sections${sections:+,}$s
 done
 [ -n "$sections" ] && bench sections=$sections
+
+# perfkstat record --every: the highest rate of records it keeps without
+# a drop, reading as the records come (poll() on records.bin) and on a
+# clock (PERFKSTAT_RECORD_TEXT: the text file every 0.2 s): a cpu-clock
+# trigger every 100, 50, 20 and 10 us (10 to 100 thousand records a
+# second on each CPU) while spinwork runs on CPU 0 (140 million turns:
+# about a second of guest time), the default ring of 4096 records.
+# Under -icount guest time is instructions: the rates are exact, and the
+# reader's cost takes its share of them. Run with the rate limits lifted
+# above; the icount boot alone.
+record_section() {
+	for how in poll clock; do
+		best=0
+		for period in 100us 50us 20us 10us; do
+			rate=$((1000000 / ${period%us}))
+			if [ $how = clock ]; then
+				export PERFKSTAT_RECORD_TEXT=1
+			else
+				unset PERFKSTAT_RECORD_TEXT
+			fi
+			perfkstat record --every cpu-clock:$period -o /tmp/rec.csv \
+				-- spinwork $rturns >/dev/null 2>/tmp/rec.err ||
+				log "PERFKMOD-BENCH-ERROR record $how $period: $(tail -1 /tmp/rec.err)"
+			unset PERFKSTAT_RECORD_TEXT
+			# "perfkstat: N records, C CPUs, D dropped, ..."
+			set -- $(sed -n 's/^perfkstat: \([0-9]*\) records, [0-9]* CPUs, \([0-9]*\) dropped.*/\1 \2/p' \
+				/tmp/rec.err)
+			[ $# = 2 ] ||
+				log "PERFKMOD-BENCH-ERROR record $how $period: no summary: $(tail -1 /tmp/rec.err)"
+			log "PERFKMOD-BENCH record.$how.$rate.records ${1:--1}"
+			log "PERFKMOD-BENCH record.$how.$rate.dropped ${2:--1}"
+			[ "${2:-1}" = 0 ] && best=$rate
+		done
+		log "PERFKMOD-BENCH record.$how.rate $best"
+	done
+	rm -f /tmp/rec.csv /tmp/rec.err
+}
+[ "$mode" = icount ] && want record && record_section
 
 # The all-CPUs read again with 2 CPUs online.
 if want read && [ -e /sys/devices/system/cpu/cpu3/online ]; then

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int64_t s64;

@@ -4,8 +4,9 @@
  *                  [-o FILE.csv] [-t SECONDS] [-p PID] [-e SPEC]... [NAME...]
  *                  [-- COMMAND...]
  *
- * A series of the counters in the kernel, drained every 0.2 s while
- * COMMAND runs, for SECONDS, until PID exits or until SIGINT; then the
+ * A series of the counters in the kernel, drained as its records come
+ * (poll() on its records.bin, which wakes at each record) while COMMAND
+ * runs, for SECONDS, until PID exits or until SIGINT; then the
  * counters stop, a time series settles (every online CPU records twice
  * more, for at most 10 s and 10 intervals), and the records become CSV:
  * what each event counted on each CPU (or, with -p, by the process) since
@@ -13,12 +14,19 @@
  * each Nth EVENT instead of by time, and a row also says where the CPU
  * was: the interrupted IP, pid, tid and mode (--symbols: the kernel's IPs
  * as symbol+offset, from /proc/kallsyms). A summary goes to standard error.
+ *
+ * PERFKSTAT_RECORD_TEXT set in the environment reads the text records
+ * file every 0.2 s, as from a perfkmod without records.bin: make bench
+ * compares the two ways of reading.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +51,12 @@ struct event {
 static struct event *ev;
 static int nev;
 static char *records_path;
+/* records.bin, open while recording (-1: a perfkmod without it) */
+static int rec_fd = -1;
+/* its header was read and checked */
+static bool rec_header;
+/* poll() said the series is gone: no more waiting on it */
+static bool rec_gone;
 /* --symbols: a column naming each kernel IP */
 static bool symbols;
 /* an event-driven series: ev[0] is its trigger, a record has 4 fields more */
@@ -219,9 +233,136 @@ bad:
 }
 
 /*
+ * records.bin: perfkmod_series.h's struct perfkmod_series_file_header,
+ * then records as its struct perfkmod_series_record, version 1, in the
+ * kernel's byte order (this machine's)
+ */
+#define BIN_MAGIC	0x706b7372U
+#define BIN_VERSION	1
+#define BIN_TRIGGERED	1	/* the header's: an event-driven series */
+#define BIN_COUNTERS	8
+#define REC_TRIGGERED	1	/* a record's flags */
+#define REC_USER	2
+
+struct bin_header {
+	u32 magic;
+	u16 version;
+	u16 header_size;
+	u32 record_size;
+	u16 nr_counters;
+	u16 flags;
+};
+
+struct bin_record {
+	u64 time;
+	u32 cpu;
+	u16 nr_values;
+	u16 errors;
+	u64 values[BIN_COUNTERS];
+	u64 ip;
+	u32 pid;
+	u32 tid;
+	u32 flags;
+	u32 reserved;
+};
+
+/* records a read of records.bin takes at most */
+#define BIN_BATCH 512
+
+/*
+ * bin_header_ok: H is a header of this format and version, of a series
+ * of nev counters, event-driven as --every's; else WHY says what differs
+ */
+static bool bin_header_ok(const struct bin_header *h, const char **why)
+{
+	if (h->magic != BIN_MAGIC)
+		*why = "not a records.bin header";
+	else if (h->version != BIN_VERSION || h->header_size != sizeof(*h) ||
+		 h->record_size != sizeof(struct bin_record))
+		*why = "a version of records.bin perfkstat does not know";
+	else if (h->nr_counters != nev || !(h->flags & BIN_TRIGGERED) != !every)
+		*why = "not the series perfkstat made";
+	else
+		return true;
+	return false;
+}
+
+/* bin_row: a binary record as a new row; a malformed one is said and left out */
+static void bin_row(const struct bin_record *b)
+{
+	struct row *r;
+	int i;
+
+	if (b->nr_values != nev || b->cpu >= CPU_LIMIT ||
+	    !(b->flags & REC_TRIGGERED) != !every ||
+	    b->pid > INT32_MAX || b->tid > INT32_MAX)
+		goto bad;
+	for (i = 0; i < nev; i++)
+		if (!(b->errors & (1U << i)) && b->values[i] > INT64_MAX)
+			goto bad;
+	r = row_new();
+	r->time = b->time;
+	r->cpu = b->cpu;
+	if (every) {
+		r->ip = b->ip;
+		r->pid = b->pid;
+		r->tid = b->tid;
+		r->user = !!(b->flags & REC_USER);
+	}
+	for (i = 0; i < nev; i++) {
+		if (b->errors & (1U << i))
+			missing(r)[i / 64] |= 1ULL << (i % 64);
+		else
+			r->v[i] = (s64)b->values[i];
+	}
+	return;
+bad:
+	warn("warning: a malformed record: time %llu, CPU %u, %u values",
+	     (unsigned long long)b->time, b->cpu, b->nr_values);
+}
+
+/*
+ * drain_bin: what records.bin holds now, as rows: its header first, then
+ * whole records, until a read gives none; false when it cannot be read
+ */
+static bool drain_bin(void)
+{
+	static char buf[sizeof(struct bin_header) +
+			BIN_BATCH * sizeof(struct bin_record)];
+	struct bin_record rec;
+	struct bin_header h;
+	const char *why;
+	size_t off;
+	ssize_t n;
+
+	for (;;) {
+		n = read(rec_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0;
+		off = 0;
+		if (!rec_header) {
+			if ((size_t)n < sizeof(h))
+				die("%s.bin: a short header", records_path);
+			memcpy(&h, buf, sizeof(h));
+			if (!bin_header_ok(&h, &why))
+				die("%s.bin: %s", records_path, why);
+			rec_header = true;
+			off = sizeof(h);
+		}
+		for (; off + sizeof(rec) <= (size_t)n; off += sizeof(rec)) {
+			memcpy(&rec, buf + off, sizeof(rec));
+			bin_row(&rec);
+		}
+	}
+}
+
+/*
  * drain: the records the series holds now, as rows; false when they
  * cannot be read (the series is gone: deleted by hand, or perfkmod
- * unloaded), which is said once
+ * unloaded), which is said once. From records.bin, or from the text of
+ * records where the module has no records.bin.
  */
 static bool drain(void)
 {
@@ -230,6 +371,15 @@ static bool drain(void)
 	static bool warned;
 	char *text, *line;
 
+	if (rec_fd >= 0) {
+		if (drain_bin())
+			return true;
+		if (!warned)
+			warn("warning: cannot read the records: %s.bin: %s", records_path,
+			     strerror(errno));
+		warned = true;
+		return false;
+	}
 	if (!f)
 		f = xmalloc((nev + 6) * sizeof(*f));
 	sb.len = 0;
@@ -244,6 +394,40 @@ static bool drain(void)
 	while ((line = next_line(&text)))
 		parse(line, f);
 	return true;
+}
+
+/*
+ * wait_records: sleep until records wait in records.bin (poll(): the
+ * series wakes it at each record), SFD (a signalfd of SIGCHLD, or -1)
+ * is readable, a caught signal comes, or NS pass (UINT64_MAX: no limit).
+ * Without records.bin, or once poll() said the series is gone, NS is
+ * DRAIN_NS at most: the records are read on a clock. STOPPABLE: a SIGINT
+ * that asked to stop before the sleep ends it, never missed between the
+ * look at the flag and the sleep (every signal is held in between).
+ */
+static void wait_records(int sfd, u64 ns, bool stoppable)
+{
+	struct pollfd p[2] = {
+		{ .fd = rec_fd >= 0 && !rec_gone ? rec_fd : -1, .events = POLLIN },
+		{ .fd = sfd, .events = POLLIN },
+	};
+	struct signalfd_siginfo si;
+	struct timespec ts;
+	sigset_t old;
+
+	if (p[0].fd < 0 && ns > DRAIN_NS)
+		ns = DRAIN_NS;
+	ts.tv_sec = ns / NSEC;
+	ts.tv_nsec = ns % NSEC;
+	block_signals(&old);
+	if (!stoppable || !stop_requested())
+		ppoll(p, 2, ns == UINT64_MAX ? NULL : &ts, &old);
+	unblock_signals(&old);
+	if (p[0].revents & (POLLHUP | POLLERR))
+		rec_gone = true;
+	if (p[1].revents & POLLIN)
+		while (read(sfd, &si, sizeof(si)) > 0)
+			;
 }
 
 /* settled: every online CPU recorded twice in the rows from FROM on */
@@ -721,7 +905,7 @@ int cmd_record(int argc, char **argv)
 	struct sbuf sb = { 0 };
 	/* the previous values per CPU, from the NAMEd ones' bases; of -p's process */
 	struct prevs prev = { 0 }, task = { 0 };
-	u64 ns, records = 0, tns = 0, deadline, next_drain, t0;
+	u64 ns, records = 0, tns = 0, deadline, t0;
 	char overflows[24], throttled[24];
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
 	size_t from;
@@ -935,6 +1119,13 @@ int cmd_record(int argc, char **argv)
 	if (!ns && !every)
 		die("-I %s: not understood", ival);
 	records_path = dbg_path("series/%s/records", series);
+	p = xasprintf("%s.bin", records_path);
+	if (!getenv("PERFKSTAT_RECORD_TEXT")) {
+		rec_fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (rec_fd < 0 && errno != ENOENT)
+			die("%s: %s", p, strerror(errno));
+	}
+	free(p);
 	/* a trigger's records read counters that run: it starts last, stops first */
 	for (i = nev - 1; i >= 0; i--) {
 		if (!ev[i].mine)
@@ -946,19 +1137,23 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/*
-	 * Recording: a drain every 0.2 s. A COMMAND's end is waited for as
-	 * SIGCHLD (held, taken by sigtimedwait), -p's process looked for every
-	 * 0.1 s, as perfkstat's own wakeups count on a CPU too.
+	 * Recording: a drain as records come (poll() on records.bin; on a
+	 * clock every 0.2 s from a perfkmod without it). A COMMAND's end is
+	 * waited for as SIGCHLD (held, read from a signalfd beside the
+	 * records), -p's process looked for every 0.1 s, as perfkstat's own
+	 * wakeups count on a CPU too.
 	 */
-	next_drain = mono_ns();
-	deadline = next_drain + tns;
+	deadline = mono_ns() + tns;
 	if (argc) {
 		sigset_t chld, old;
-		struct timespec ts = { 0, DRAIN_NS };
+		int sfd;
 
 		sigemptyset(&chld);
 		sigaddset(&chld, SIGCHLD);
 		sigprocmask(SIG_BLOCK, &chld, &old);
+		sfd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+		if (sfd < 0)
+			die("signalfd: %s", strerror(errno));
 		/* a caught signal waits for the command, as for a shell's */
 		defer_signals(true);
 		child = run_command(argv);
@@ -969,28 +1164,24 @@ int cmd_record(int argc, char **argv)
 					WEXITSTATUS(status);
 				break;
 			}
-			sigtimedwait(&chld, NULL, &ts);
+			wait_records(sfd, UINT64_MAX, false);
 		}
+		close(sfd);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		defer_signals(false);
 	} else {
 		while (!stop_requested()) {
-			u64 now = mono_ns(), step = pid ? DRAIN_NS / 2 : DRAIN_NS;
+			u64 now = mono_ns(), step = pid ? DRAIN_NS / 2 : UINT64_MAX;
 
 			if (pid && kill(pid, 0) < 0)
 				break;
 			if (secs && now >= deadline)
 				break;
-			if (now >= next_drain) {
-				drain();
-				next_drain = now + DRAIN_NS;
-			}
-			if (next_drain - now < step)
-				step = next_drain - now;
+			drain();
 			if (secs && deadline - now < step)
 				step = deadline - now;
 			/* SIGINT cuts it short */
-			sleep_ns(step);
+			wait_records(-1, step, true);
 		}
 	}
 	int_stops(false);
@@ -1048,6 +1239,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (every)
 		trigger_stats(overflows, throttled, sizeof(overflows));
+	if (rec_fd >= 0)
+		close(rec_fd);
 	release();
 	/* once the recording is done: the modules COMMAND loaded are in */
 	if (symbols)

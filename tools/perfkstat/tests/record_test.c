@@ -2,8 +2,9 @@
 /*
  * record.c's parsing and arithmetic, white-box: record.c is included here.
  * The records file's lines ("TIME CPU VALUE...", and of --every " IP PID
- * TID MODE"), --every EVENT:N, -t SECONDS, the deltas per CPU and their
- * sums, the CSV written, and --symbols' lookup of a kernel IP.
+ * TID MODE"), records.bin's header and records, --every EVENT:N, -t
+ * SECONDS, the deltas per CPU and their sums, the CSV written, and
+ * --symbols' lookup of a kernel IP.
  */
 #include "../record.c"
 
@@ -168,6 +169,64 @@ void record_tests(void)
 	parse("1000 2 7 0x1 12 13", f);
 	quiet(false);
 	is_u64(rows.n, 1, "malformed --every records are left out");
+
+	/* records.bin: its header, then records as the text's fields */
+	{
+		struct bin_header h = {
+			.magic = BIN_MAGIC, .version = BIN_VERSION,
+			.header_size = sizeof(h), .record_size = sizeof(struct bin_record),
+			.nr_counters = 1, .flags = BIN_TRIGGERED,
+		};
+		struct bin_record b = {
+			.time = 1000, .cpu = 2, .nr_values = 1, .values = { 7 },
+			.ip = 0xffffffff81000010, .pid = 12, .tid = 13,
+			.flags = REC_TRIGGERED,
+		};
+		const char *why = NULL;
+
+		reset(1, true);
+		is_u64(sizeof(h), 16, "records.bin: a header of 16 bytes");
+		is_u64(sizeof(b), 104, "records.bin: a record of 104 bytes, the kernel's");
+		ok(bin_header_ok(&h, &why), "records.bin: the header of --every's series");
+		h.version = 2;
+		ok(!bin_header_ok(&h, &why) && strstr(why, "version"),
+		   "records.bin: another version refused");
+		h.version = BIN_VERSION;
+		h.magic = 0x72736b70;
+		ok(!bin_header_ok(&h, &why) && strstr(why, "not a records.bin"),
+		   "records.bin: another byte order refused");
+		h.magic = BIN_MAGIC;
+		h.nr_counters = 2;
+		ok(!bin_header_ok(&h, &why), "records.bin: another series refused");
+		bin_row(&b);
+		ok(rows.n == 1 && row_at(0)->time == 1000 && row_at(0)->cpu == 2 &&
+		   row_at(0)->v[0] == 7 && row_at(0)->ip == 0xffffffff81000010 &&
+		   row_at(0)->pid == 12 && row_at(0)->tid == 13 && !row_at(0)->user,
+		   "records.bin: a record as the text's \"1000 2 7 0xffffffff81000010 12 13 kernel\"");
+		parse("1000 2 7 0xffffffff81000010 12 13 kernel", f);
+		ok(rows.n == 2 && !memcmp(row_at(0), row_at(1), rows.size),
+		   "records.bin: the same row as that text");
+		b.errors = 1;
+		b.flags |= REC_USER;
+		bin_row(&b);
+		ok(rows.n == 3 && *missing(row_at(2)) == 1 && row_at(2)->user,
+		   "records.bin: an error bit is a value not read (-), user mode");
+		quiet(true);
+		b.errors = 0;
+		b.values[0] = 9223372036854775808ULL;
+		bin_row(&b);
+		b.values[0] = 7;
+		b.flags = 0;
+		bin_row(&b);
+		b.flags = REC_TRIGGERED;
+		b.nr_values = 2;
+		bin_row(&b);
+		b.nr_values = 1;
+		b.cpu = CPU_LIMIT;
+		bin_row(&b);
+		quiet(false);
+		is_u64(rows.n, 3, "records.bin: malformed records are left out");
+	}
 
 	/* deltas per CPU, then in time and CPU order */
 	reset(2, false);
