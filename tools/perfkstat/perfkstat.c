@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "perfkstat.h"
+#include "events.h"
 
 /*
  * plain_args: the ARGC words of ARGV, of a subcommand that takes no
@@ -44,22 +45,6 @@ static int control(const char *cmd, int argc, char **argv, int want)
 	free(words);
 	free(line);
 	return rc;
-}
-
-static int cat(const char *file)
-{
-	struct sbuf sb = { 0 };
-	char *path;
-
-	need_dir();
-	path = dbg_path("%s", file);
-	if (read_all(path, &sb) < 0)
-		die("%s: %s", path, strerror(errno));
-	fwrite(sb.buf, 1, sb.len, stdout);
-	flush_stdout();
-	sb_free(&sb);
-	free(path);
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -109,6 +94,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "del") || !strcmp(cmd, "enable") ||
 	    !strcmp(cmd, "disable") || !strcmp(cmd, "reset"))
 		return control(cmd, argc, argv, 1);
+	if (!strcmp(cmd, "events") || (!strcmp(cmd, "list") && argc))
+		return cmd_events(argc, argv);
 	if (!strcmp(cmd, "list")) {
 		need_dir();
 		listing(&sb);
@@ -116,8 +103,6 @@ int main(int argc, char **argv)
 		flush_stdout();
 		return 0;
 	}
-	if (!strcmp(cmd, "events"))
-		return cat("events");
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc, argv);
 	if (!strcmp(cmd, "prom"))

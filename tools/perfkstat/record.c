@@ -619,22 +619,20 @@ static void trigger(const char *arg)
  */
 static int add_events(const char *arg, int n)
 {
-	const char *why;
-	char **pieces;
+	struct event_spec *e;
 	int k, count;
 
-	pieces = split_events(arg, &count, &why);
-	if (!pieces)
-		die("-e %s: %s", arg, why);
+	e = event_specs(arg, &count);
 	for (k = 0; k < count; k++) {
 		ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 		memset(&ev[nev], 0, sizeof(*ev));
 		ev[nev].name = xasprintf(ME "-%d-%d", (int)getpid(), ++n);
-		ev[nev].label = pieces[k];
+		ev[nev].label = e[k].label;
+		ev[nev].spec = e[k].spec;
 		ev[nev].mine = true;
 		nev++;
 	}
-	free(pieces);
+	free(e);
 	return n;
 }
 
@@ -820,7 +818,7 @@ int cmd_record(int argc, char **argv)
 				die("no all-CPUs counter named %s", ev[i].name);
 			continue;
 		}
-		wrap = xasprintf(",%s,", ev[i].label);
+		wrap = xasprintf(",%s,", ev[i].spec ? ev[i].spec : ev[i].label);
 		if (strstr(wrap, ",cpu=") || strstr(wrap, ",pid="))
 			die("%s: record takes events of all CPUs or of -p PID (no cpu=, no pid=)",
 			    ev[i].label);
