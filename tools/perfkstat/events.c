@@ -2,10 +2,11 @@
 /*
  * An -e argument, as perf stat and perf record read it: a comma-separated
  * list of events, each made a spec of perfkmod's grammar as perf's parser
- * (tools/perf/util/parse-events.l and .y) reads the event. perfkmod's own grammar takes a comma too, before each
- * option of an event (cycles:u,period=100000): a piece that is one of
- * its options (parse.c's option words) belongs to the event before it,
- * as perf would refuse such a piece as an event.
+ * (tools/perf/util/parse-events.l and .y) reads the event. perfkmod's own
+ * grammar takes a comma too, before each option of an event
+ * (cycles:u,period=100000): a piece that is one of its options (parse.c's
+ * option words) belongs to the event before it, as perf would refuse such
+ * a piece as an event.
  *
  * A pmu/term=value,.../ event and a {a,b} group are one piece each, their
  * commas kept: what they mean is for the code that makes the counters.
@@ -236,7 +237,7 @@ static bool put_mods(const char *mods, bool named, struct sbuf *letters,
 		switch (*m) {
 		case 'u': case 'k': case 'h': case 'I':
 			if (!named) {
-				fail(why, ":%c: perfkmod's grammar has u, k, h and I for named and raw events only, not for tracepoint, breakpoint or non-CPU PMU events",
+				fail(why, ":%c: perfkmod has it for named and raw events only",
 				     *m);
 				return false;
 			}
@@ -261,20 +262,20 @@ static bool put_mods(const char *mods, bool named, struct sbuf *letters,
 			break;
 		case 'H':
 			if (!noted_host)
-				warn("note: :H: perfkmod's counters cannot exclude a guest (no exclude_guest): they count what a KVM guest runs on these CPUs too");
+				warn("note: :H: perfkmod's counters count guests too");
 			noted_host = true;
 			break;
 		case 'G':
-			fail(why, ":G: perfkmod's counters cannot count a guest alone (no exclude_host)");
+			fail(why, ":G: perfkmod cannot count a guest alone (no exclude_host)");
 			return false;
 		case 'P':
-			fail(why, ":P: perfkmod cannot find the highest precise level; write :p, :pp or :ppp");
+			fail(why, ":P: perfkmod has no highest precise level: :p, :pp or :ppp");
 			return false;
 		case 'S':
-			fail(why, ":S: reading a group's members at the leader's samples needs a group, and in-kernel counters have none");
+			fail(why, ":S: reading the members at the leader's samples needs a group");
 			return false;
 		case 'b':
-			fail(why, ":b: BPF counters are perf's; perfkmod's are the kernel's own");
+			fail(why, ":b: BPF counters are perf's, not the kernel's");
 			return false;
 		default:
 			fail(why, ":%c: perfkmod has no such modifier", *m);
@@ -292,6 +293,35 @@ static bool put_mods(const char *mods, bool named, struct sbuf *letters,
 	return true;
 }
 
+static char *pmu_terms(const char *pmu, const char *terms, u64 config[3],
+		       struct sbuf *opts, char **name, int depth);
+
+/* pmu_term: the term T[=V] of PMU (a format's bits, or an alias), or why not */
+static char *pmu_term(const char *pmu, const char *t, const char *v, u64 val,
+		      u64 config[3], struct sbuf *opts, int depth)
+{
+	char *text, *why = NULL;
+	const char *err;
+
+	text = pmu_format(pmu, t);
+	if (text) {
+		err = pmu_put(text, v ? val : 1, config);
+		if (err)
+			fail(&why, "%s/%s/: %s (%s)", pmu, t, err, text);
+		free(text);
+		return why;
+	}
+	text = !v && !depth ? pmu_alias(pmu, t) : NULL;
+	if (text) {
+		why = pmu_terms(pmu, text, config, opts, NULL, depth + 1);
+		free(text);
+		return why;
+	}
+	if (*pmu)
+		return fail(&why, "PMU %s has no term or event %s", pmu, t), why;
+	return fail(&why, "%s: a named event takes period, freq and name here", t), why;
+}
+
 /*
  * pmu_terms: TERMS of PMU (perf's term=value,... between the slashes)
  * into CONFIG, period and freq into OPTS, name= into NAME; NULL, or why
@@ -300,20 +330,17 @@ static bool put_mods(const char *mods, bool named, struct sbuf *letters,
 static char *pmu_terms(const char *pmu, const char *terms, u64 config[3],
 		       struct sbuf *opts, char **name, int depth)
 {
-	char *copy = xstrdup(terms), *save = NULL, *t, *v, *fmt, *alias, *why = NULL;
-	const char *err;
-	u64 val;
+	char *copy = xstrdup(terms), *save = NULL, *t, *v, *why = NULL;
+	u64 val = 0;
 
 	for (t = strtok_r(copy, ",", &save); t && !why; t = strtok_r(NULL, ",", &save)) {
 		v = strchr(t, '=');
 		if (v)
 			*v++ = '\0';
 		if (v && strcmp(t, "name") && !perf_num(v, &val)) {
-			fail(&why, "%s=%s: not a number perf takes (decimal or 0x hex, 64 bits)",
-			     t, v);
-			break;
-		}
-		if (!strcmp(t, "config") || !strcmp(t, "config1") || !strcmp(t, "config2")) {
+			fail(&why, "%s=%s: not a number perf takes (decimal, 0x hex)", t, v);
+		} else if (!strcmp(t, "config") || !strcmp(t, "config1") ||
+			   !strcmp(t, "config2")) {
 			if (!v)
 				fail(&why, "%s needs a value", t);
 			else
@@ -323,23 +350,15 @@ static char *pmu_terms(const char *pmu, const char *terms, u64 config[3],
 				fail(&why, "%s needs a value", t);
 			else
 				sb_printf(opts, ",%s=%llu", t, (unsigned long long)val);
-		} else if (!strcmp(t, "name") && depth == 0) {
-			if (!v || !*v)
+		} else if (!strcmp(t, "name") && !depth) {
+			if (!v || !*v || !name) {
 				fail(&why, "name needs a value");
-			else if (name) {
+			} else {
 				free(*name);
 				*name = xstrdup(v);
 			}
-		} else if ((fmt = pmu_format(pmu, t))) {
-			err = pmu_put(fmt, v ? val : 1, config);
-			if (err)
-				fail(&why, "%s/%s/: %s (%s)", pmu, t, err, fmt);
-			free(fmt);
-		} else if (!v && depth == 0 && (alias = pmu_alias(pmu, t))) {
-			why = pmu_terms(pmu, alias, config, opts, NULL, 1);
-			free(alias);
 		} else {
-			fail(&why, "PMU %s has no term or event %s", pmu, t);
+			why = pmu_term(pmu, t, v, val, config, opts, depth);
 		}
 	}
 	free(copy);
@@ -367,12 +386,96 @@ static char *one_pmu_with(const char *name)
 	return found;
 }
 
-/* after_slash: the end of a pmu/terms/ event at S: after its second "/" */
+/* after_slash: the end of a pmu/terms/ event at S: its second "/" */
 static const char *after_slash(const char *s)
 {
 	const char *a = strchr(s, '/');
 
 	return a ? strchr(a + 1, '/') : NULL;
+}
+
+/*
+ * pmu_event: the spec of PMU/TERMS/MODS (or of a named event's
+ * NAME/TERMS/MODS), NULL with WHY. The CPU's PMU (PERF_TYPE_RAW) is
+ * written raw, so that its modifiers stay letters; another is pmu=TYPE.
+ */
+static char *pmu_event(const char *pmu, const char *terms, const char *mods,
+		       char **name, char **why)
+{
+	struct sbuf sb = { 0 }, letters = { 0 }, opts = { 0 };
+	u64 config[3] = { 0 };
+	bool named = false;
+	u32 type = 0;
+
+	if (!pmu_type(pmu, &type)) {
+		if (!is_symbol(pmu) || strchr(pmu, ':'))
+			return fail(why, "no PMU %s on this machine", pmu);
+		/* perf's NAME/TERMS/: period, freq and name alone */
+		named = true;
+		*why = pmu_terms("", terms, config, &opts, name, 0);
+		sb_printf(&sb, "%s", pmu);
+	} else {
+		named = type == 4;
+		*why = pmu_terms(pmu, terms, config, &opts, name, 0);
+		if (named)
+			sb_printf(&sb, "r%llx", (unsigned long long)config[0]);
+		else
+			sb_printf(&sb, "pmu=%u,config=0x%llx", type,
+				  (unsigned long long)config[0]);
+	}
+	if (*why || !put_mods(mods, named, &letters, &opts, why)) {
+		sb_free(&sb);
+		sb_free(&opts);
+		sb_free(&letters);
+		return NULL;
+	}
+	if (letters.len)
+		sb_printf(&sb, ":%s", letters.buf);
+	if (config[1])
+		sb_printf(&sb, ",config1=0x%llx", (unsigned long long)config[1]);
+	if (config[2])
+		sb_printf(&sb, ",config2=0x%llx", (unsigned long long)config[2]);
+	if (opts.len)
+		sb_printf(&sb, "%s", opts.buf);
+	sb_free(&opts);
+	sb_free(&letters);
+	return sb.buf;
+}
+
+/* numeric_event: perf's TYPE:CONFIG, or a tracepoint SYS:EVENT, as BASE */
+static bool numeric_event(const char *sys, const char *ev, char **base, char **why)
+{
+	char *dir;
+	u64 id;
+
+	if (all_digits(sys) && perf_num(ev, &id)) {
+		*base = xasprintf("pmu=%s,config=0x%llx", sys, (unsigned long long)id);
+		return true;
+	}
+	if (strpbrk(sys, "*?[") || strpbrk(ev, "*?[")) {
+		fail(why, "perfkstat takes one tracepoint an event, not a pattern");
+		return false;
+	}
+	if (tracepoint_id(sys, ev, &id)) {
+		*base = xasprintf("tracepoint=%llu", (unsigned long long)id);
+		return true;
+	}
+	dir = tracefs_events();
+	if (dir)
+		fail(why, "no tracepoint %s:%s in %s", sys, ev, dir);
+	else
+		fail(why, "no tracefs (/sys/kernel/tracing) for tracepoint %s:%s", sys, ev);
+	free(dir);
+	return false;
+}
+
+/* is_raw: perf's rNNN or r0xNNN */
+static bool is_raw(const char *s)
+{
+	if (s[0] != 'r')
+		return false;
+	s += strncmp(s, "r0x", 3) ? 1 : 3;
+	return *s && strspn(s, "0123456789abcdefABCDEF") == strlen(s);
 }
 
 /*
@@ -383,99 +486,44 @@ static const char *after_slash(const char *s)
 static char *translate(const char *ev, const char *gmods, bool group, char **name,
 		       char **why)
 {
-	struct sbuf letters = { 0 }, opts = { 0 };
-	char *base, *mods = NULL, *colon, *spec = NULL, *pmu = NULL, *terms = NULL;
-	const char *end, *err;
-	u64 config[3] = { 0 }, id;
-	u32 type;
+	char *base = xstrdup(ev), *mods = NULL, *colon, *spec = NULL, *pmu = NULL;
+	struct sbuf letters = { 0 }, opts = { 0 }, all = { 0 };
+	const char *end = NULL, *err;
 	bool named = true;
 
-	base = xstrdup(ev);
-	if (strchr(base, '/') && strncmp(base, "mem:", 4)) {
-		/* PMU/TERMS/[:]MODS */
+	if (strncmp(base, "mem:", 4))
 		end = after_slash(base);
-		if (!end)
-			return fail(why, "a pmu/.../ event without its closing /");
+	if (end) {
+		/* PMU/TERMS/[:]MODS */
 		mods = xstrdup(end[1] == ':' ? end + 2 : end + 1);
-		pmu = xasprintf("%.*s", (int)strcspn(base, "/"), base);
-		terms = xasprintf("%.*s", (int)(end - base - strlen(pmu) - 1),
-				  base + strlen(pmu) + 1);
+		base[end - base] = '\0';
+		colon = strchr(base, '/');
+		*colon = '\0';
+		pmu = xstrdup(base);
+		memmove(base, colon + 1, strlen(colon + 1) + 1);
+	} else if (strchr(base, '/') && strncmp(base, "mem:", 4)) {
+		fail(why, "a pmu/.../ event without its closing /");
+		goto out;
 	} else {
 		colon = strrchr(base, ':');
-		if (colon && is_mods(colon + 1) && colon != base) {
+		if (colon && colon != base && is_mods(colon + 1)) {
 			mods = xstrdup(colon + 1);
 			*colon = '\0';
 		}
 	}
-	if (mods && *mods && (err = check_mods(mods, group))) {
+	err = mods && *mods ? check_mods(mods, group) : NULL;
+	if (err) {
 		fail(why, ":%s: %s", mods, err);
 		goto out;
 	}
-	if (!mods)
-		mods = xstrdup("");
-	if (*gmods) {
-		colon = xasprintf("%s%s", mods, gmods);
-		free(mods);
-		mods = colon;
-	}
+	sb_printf(&all, "%s%s", mods ? mods : "", gmods);
 
-	if (!pmu && !strchr(base, ':') && !strchr(base, '=') &&
-	    !(base[0] == 'r' && base[1] && strspn(base + 1, "0123456789abcdefABCDEFx") ==
-	      strlen(base + 1)) && !is_symbol(base)) {
+	if (!pmu && !strpbrk(base, ":=") && !is_raw(base) && !is_symbol(base)) {
 		/* a PMU's event by its alias alone, when one PMU has it */
 		pmu = one_pmu_with(base);
-		if (pmu)
-			terms = xstrdup(base);
 	}
-
 	if (pmu) {
-		if (!pmu_type(pmu, &type)) {
-			if (is_symbol(pmu) && !strchr(pmu, ':')) {
-				/* perf's value_sym/terms/: period, freq and name */
-				err = pmu_terms("", terms, config, &opts, name, 0);
-				if (err) {
-					*why = (char *)err;
-					goto out;
-				}
-				if (config[0] || config[1] || config[2]) {
-					fail(why, "%s/%s/: perfkmod takes period, freq and name here", pmu, terms);
-					goto out;
-				}
-				if (!put_mods(mods, true, &letters, &opts, why))
-					goto out;
-				spec = xasprintf("%s%s%s%s", pmu, letters.len ? ":" : "",
-						 letters.len ? letters.buf : "", opts.len ? opts.buf : "");
-				goto out;
-			}
-			fail(why, "no PMU %s on this machine", pmu);
-			goto out;
-		}
-		*why = pmu_terms(pmu, terms, config, &opts, name, 0);
-		if (*why)
-			goto out;
-		named = type == 4;	/* PERF_TYPE_RAW: the CPU's PMU */
-		if (!put_mods(mods, named, &letters, &opts, why))
-			goto out;
-		if (named)
-			spec = xasprintf("r%llx%s%s", (unsigned long long)config[0],
-					 letters.len ? ":" : "", letters.len ? letters.buf : "");
-		else
-			spec = xasprintf("pmu=%u,config=0x%llx", type,
-					 (unsigned long long)config[0]);
-		if (config[1])
-			colon = xasprintf("%s,config1=0x%llx", spec, (unsigned long long)config[1]);
-		else
-			colon = xstrdup(spec);
-		free(spec);
-		spec = colon;
-		if (config[2]) {
-			colon = xasprintf("%s,config2=0x%llx", spec, (unsigned long long)config[2]);
-			free(spec);
-			spec = colon;
-		}
-		colon = xasprintf("%s%s", spec, opts.len ? opts.buf : "");
-		free(spec);
-		spec = colon;
+		spec = pmu_event(pmu, base, all.len ? all.buf : "", name, why);
 		goto out;
 	}
 
@@ -484,30 +532,16 @@ static char *translate(const char *ev, const char *gmods, bool group, char **nam
 		named = false;
 	} else if (strchr(base, '=')) {
 		/* perfkmod's own tracepoint=ID, pmu=TYPE: no modifiers there */
-		if (*mods) {
+		if (all.len) {
 			fail(why, "perfkmod's %s takes no modifiers", base);
 			goto out;
 		}
-	} else if ((colon = strchr(base, ':'))) {
-		*colon++ = '\0';
+	} else if (strchr(base, ':')) {
+		colon = strchr(base, ':');
+		*colon = '\0';
 		named = false;
-		if (all_digits(base) && perf_num(colon, &id)) {
-			/* perf's TYPE:CONFIG */
-			spec = xasprintf("pmu=%s,config=0x%llx", base, (unsigned long long)id);
-		} else if (strpbrk(base, "*?[") || strpbrk(colon, "*?[")) {
-			fail(why, "perfkstat takes one tracepoint an event, not a pattern");
+		if (!numeric_event(base, colon + 1, &spec, why))
 			goto out;
-		} else if (tracepoint_id(base, colon, &id)) {
-			spec = xasprintf("tracepoint=%llu", (unsigned long long)id);
-		} else {
-			terms = tracefs_events();
-			if (terms)
-				fail(why, "no tracepoint %s:%s in %s", base, colon, terms);
-			else
-				fail(why, "no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing, for tracepoint %s:%s",
-				     base, colon);
-			goto out;
-		}
 		free(base);
 		base = spec;
 		spec = NULL;
@@ -515,17 +549,17 @@ static char *translate(const char *ev, const char *gmods, bool group, char **nam
 		/* perf's r0xNNN is perfkmod's rNNN */
 		memmove(base + 1, base + 3, strlen(base + 3) + 1);
 	}
-	if (!put_mods(mods, named, &letters, &opts, why))
+	if (!put_mods(all.len ? all.buf : "", named, &letters, &opts, why))
 		goto out;
 	spec = xasprintf("%s%s%s%s", base, letters.len ? ":" : "",
 			 letters.len ? letters.buf : "", opts.len ? opts.buf : "");
 out:
 	sb_free(&letters);
 	sb_free(&opts);
+	sb_free(&all);
 	free(base);
 	free(mods);
 	free(pmu);
-	free(terms);
 	return spec;
 }
 
@@ -576,7 +610,9 @@ static char *group_spec(const char *piece, const char *gmods, bool group,
 	if (name)
 		*label = name;
 	else if (*gmods)
-		*label = xasprintf("%s%s%s", ev, has_mods(ev) ? "" : ":", gmods);
+		*label = xasprintf("%s%s%s", ev,
+				   has_mods(ev) || (after_slash(ev) && strncmp(ev, "mem:", 4)) ?
+				   "" : ":", gmods);
 	else
 		*label = xstrdup(piece);
 	free(ev);
@@ -594,6 +630,10 @@ char *event_spec(const char *piece, char **label, char **why)
 }
 
 static bool noted_group;
+
+/* perf_event_create_kernel_counter() has no group leader */
+static const char no_groups[] =
+	"in-kernel counters cannot be grouped: its events count independently";
 
 /* add_spec: E[*N], the event PIECE (in a GROUP with GMODS), or die saying why */
 static struct event_spec *add_spec(struct event_spec *e, int *n, const char *piece,
@@ -635,8 +675,7 @@ struct event_spec *event_specs(const char *arg, int *n)
 		}
 		close = strrchr(pieces[i], '}');
 		if (close[1] && (close[1] != ':' || !is_mods(close + 2)))
-			die("-e %s: after a group's }, its modifiers alone (:u...); perfkmod's options go on its events",
-			    pieces[i]);
+			die("-e %s: after a group's }, its modifiers alone (:u...)", pieces[i]);
 		gmods = xstrdup(close[1] ? close + 2 : "");
 		err = check_mods(gmods, true);
 		if (err)
@@ -646,8 +685,7 @@ struct event_spec *event_specs(const char *arg, int *n)
 		if (!members)
 			die("-e %s: %s", pieces[i], why);
 		if (!noted_group)
-			warn("note: %s: in-kernel counters cannot be grouped (perf_event_create_kernel_counter() has no group leader): its events count independently",
-			     pieces[i]);
+			warn("note: %s: %s", pieces[i], no_groups);
 		noted_group = true;
 		for (k = 0; k < nm; k++) {
 			if (members[k][0] == '{')

@@ -86,7 +86,7 @@ static void show_tracepoints(void)
 	int ns, ne, i, k;
 
 	if (!dir) {
-		printf("# tracepoints: no tracefs at /sys/kernel/tracing or /sys/kernel/debug/tracing\n");
+		printf("# tracepoints: no tracefs (/sys/kernel/tracing)\n");
 		return;
 	}
 	sys = dir_names(dir, &ns);
@@ -140,7 +140,7 @@ int cmd_events(int argc, char **argv)
 			if (!strcmp(argv[i], classes[c].name))
 				break;
 		if (c == ARRAY_SIZE(classes))
-			die("events: %s is none of perf list's hw, sw, cache, raw, breakpoint, pmu, tracepoint",
+			die("events: %s: perf list's hw, sw, cache, raw, bp, pmu or tracepoint?",
 			    argv[i]);
 		show |= classes[c].show;
 	}
