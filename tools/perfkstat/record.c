@@ -578,7 +578,7 @@ static void trigger(const char *arg)
 {
 	const char *colon = strrchr(arg, ':'), *n = colon ? colon + 1 : "";
 	char *spec = xasprintf("%.*s", colon ? (int)(colon - arg) : 0, arg);
-	char *wrap = xasprintf(",%s,", spec);
+	char *wrap = xasprintf(",%s,", spec), *why, *label;
 	size_t len = strcspn(spec, ":,/");
 	/* perf's clocks, which count nanoseconds */
 	bool clock = (len == 9 && !strncmp(spec, "cpu-clock", 9)) ||
@@ -601,16 +601,22 @@ static void trigger(const char *arg)
 	/* what perf's clocks take: an hrtimer of 10 us at the least */
 	if (clock && period < 10000)
 		die("--every %s: perf's clocks take a period of 10us at least", arg);
+	free(wrap);
 	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
 	memset(&ev[0], 0, sizeof(*ev));
 	ev[0].name = xasprintf(ME "-%d-every", (int)getpid());
-	ev[0].label = spec;
-	ev[0].spec = xasprintf("%s,period=%llu", spec, (unsigned long long)period);
+	/* EVENT as perf reads it (events.c), named as typed */
+	wrap = event_spec(spec, &label, &why);
+	if (!wrap)
+		die("--every %s: %s (perfkstat events lists the events)", arg, why);
+	ev[0].label = label;
+	ev[0].spec = xasprintf("%s,period=%llu", wrap, (unsigned long long)period);
 	ev[0].mine = true;
 	nev++;
 	every = true;
 	free(wrap);
+	free(spec);
 }
 
 /*
