@@ -322,6 +322,9 @@ static char *pmu_term(const char *pmu, const char *t, const char *v, u64 val,
 	return fail(&why, "%s: a named event takes period, freq and name here", t), why;
 }
 
+/* what separates terms: commas, and the blanks an alias file may have */
+static const char term_seps[] = ",\t\n ";
+
 /*
  * pmu_terms: TERMS of PMU (perf's term=value,... between the slashes)
  * into CONFIG, period and freq into OPTS, name= into NAME; NULL, or why
@@ -333,7 +336,8 @@ static char *pmu_terms(const char *pmu, const char *terms, u64 config[3],
 	char *copy = xstrdup(terms), *save = NULL, *t, *v, *why = NULL;
 	u64 val = 0;
 
-	for (t = strtok_r(copy, ",", &save); t && !why; t = strtok_r(NULL, ",", &save)) {
+	for (t = strtok_r(copy, term_seps, &save); t && !why;
+	     t = strtok_r(NULL, term_seps, &save)) {
 		v = strchr(t, '=');
 		if (v)
 			*v++ = '\0';
