@@ -11,9 +11,11 @@
  * A pmu/term=value,.../ event and a {a,b} group are one piece each, their
  * commas kept: what they mean is for the code that makes the counters.
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfkstat.h"
 #include "events.h"
@@ -457,7 +459,7 @@ static bool numeric_event(const char *sys, const char *ev, char **base, char **w
 		return true;
 	}
 	if (strpbrk(sys, "*?[") || strpbrk(ev, "*?[")) {
-		fail(why, "perfkstat takes one tracepoint an event, not a pattern");
+		fail(why, "one tracepoint here, not a pattern");
 		return false;
 	}
 	if (tracepoint_id(sys, ev, &id)) {
@@ -639,11 +641,69 @@ static bool noted_group;
 static const char no_groups[] =
 	"in-kernel counters cannot be grouped: its events count independently";
 
+/*
+ * tracepoints: the tracepoints that PIECE's pattern SYS:EVENT matches (as
+ * perf's sched:* or sched:sched_*), a piece each with PIECE's modifiers
+ * and options, N of them, in name order; NULL when PIECE is no pattern
+ */
+static char **tracepoints(const char *piece, int *n)
+{
+	size_t end = event_end(piece), len;
+	char *ev = xasprintf("%.*s", (int)end, piece), *dir, **sys, **evs, *path;
+	char **found = NULL, *colon = strchr(ev, ':'), *rest, *pat;
+	int ns, ne, i, k;
+
+	*n = 0;
+	if (!colon || strchr(ev, '/') || !strpbrk(ev, "*?[")) {
+		free(ev);
+		return NULL;
+	}
+	*colon = '\0';
+	len = strcspn(colon + 1, ":");
+	pat = xasprintf("%.*s", (int)len, colon + 1);
+	rest = colon + 1 + len;		/* the modifiers, if any */
+	dir = tracefs_events();
+	sys = dir ? dir_names(dir, &ns) : NULL;
+	for (i = 0; sys && i < ns; i++) {
+		if (fnmatch(ev, sys[i], 0))
+			continue;
+		path = xasprintf("%s/%s", dir, sys[i]);
+		evs = dir_names(path, &ne);
+		free(path);
+		for (k = 0; k < ne; k++) {
+			path = xasprintf("%s/%s/%s/id", dir, sys[i], evs[k]);
+			if (!fnmatch(pat, evs[k], 0) && !access(path, R_OK)) {
+				found = xrealloc(found, (*n + 1) * sizeof(*found));
+				found[(*n)++] = xasprintf("%s:%s%s%s", sys[i], evs[k], rest,
+							  piece + end);
+			}
+			free(path);
+		}
+		free_names(evs, ne);
+	}
+	free_names(sys, sys ? ns : 0);
+	free(dir);
+	free(pat);
+	free(ev);
+	return found ? found : xmalloc(sizeof(*found));
+}
+
 /* add_spec: E[*N], the event PIECE (in a GROUP with GMODS), or die saying why */
 static struct event_spec *add_spec(struct event_spec *e, int *n, const char *piece,
 				   const char *gmods, bool group)
 {
-	char *why = NULL, *label = NULL, *spec;
+	char *why = NULL, *label = NULL, *spec, **tps;
+	int ntp, i;
+
+	tps = tracepoints(piece, &ntp);
+	if (tps) {
+		if (!ntp)
+			die("-e %s: no tracepoint matches it (perfkstat events lists them)", piece);
+		for (i = 0; i < ntp; i++)
+			e = add_spec(e, n, tps[i], gmods, group);
+		free_pieces(tps, ntp);
+		return e;
+	}
 
 	spec = group_spec(piece, gmods, group, &label, &why);
 	if (!spec)

@@ -270,6 +270,12 @@ static void translation_tests(void)
 	      "cycles:W=cycles | cpu/event=0xc0/W=rc0");
 	specs("{sched:sched_switch,msr/tsc/}:D",
 	      "sched:sched_switch:D=tracepoint=372,pinned | msr/tsc/D=pmu=10,config=0x0,pinned");
+	/* a tracepoint pattern: each tracepoint it matches, as perf's */
+	specs("sched:*", "sched:sched_switch=tracepoint=372");
+	specs("*:*_entry:D,period=2",
+	      "irq:irq_handler_entry:D,period=2=tracepoint=57,pinned,period=2");
+	specs("{cs,s*:sched_?witch}:D", "cs:D=cs:D | sched:sched_switch:D=tracepoint=372,pinned");
+	ok(exit_status(specs_die, "sched:nope*") == 1, "a pattern that matches none refused");
 	ok(exit_status(specs_die, "{a,b},period=1") == 1, "a group's options refused");
 	ok(exit_status(specs_die, "{cs,{a,b}}") == 1, "a group in a group refused");
 	ok(exit_status(specs_die, "cs:G") == 1, "a refused modifier ends perfkstat");
