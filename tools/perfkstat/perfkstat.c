@@ -30,6 +30,19 @@ static void plain_args(int argc, char **argv)
 			bad_option(argv[i]);
 }
 
+/* events_args: events' ARGC words of ARGV, its classes or -e EVENTS... */
+static void events_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-e") && i + 1 < argc)
+			i++;
+		else if (argv[i][0] == '-')
+			bad_option(argv[i]);
+	}
+}
+
 /* one control command of the words of ARGV, "CMD ARGS..." */
 static int control(const char *cmd, int argc, char **argv, int want)
 {
@@ -78,12 +91,16 @@ int main(int argc, char **argv)
 			usage();
 		print_version();
 	}
-	if (!strcmp(cmd, "list") || !strcmp(cmd, "events") ||
-	    !strcmp(cmd, "prom")) {
+	if (!strcmp(cmd, "prom")) {
 		plain_args(argc, argv);
-		if (argc != !strcmp(cmd, "prom"))
+		if (argc != 1)
 			usage();
 	}
+	/* perf list's classes; events -e EVENTS... */
+	if (!strcmp(cmd, "list"))
+		plain_args(argc, argv);
+	if (!strcmp(cmd, "events"))
+		events_args(argc, argv);
 	set_debugfs();
 	/* the temporaries go however perfkstat ends */
 	atexit(cleanup);
