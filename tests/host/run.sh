@@ -13,6 +13,11 @@
 #              by tests/host/parse_test.c
 #   perfkstat  make -C tools/perfkstat check, perfkstat's own unit tests,
 #              where its Makefile has that target
+#   perf-syntax
+#              tests/host/syntax.sh: perfkstat's spec of each form of
+#              perf's event syntax this host can express, through
+#              perfkmod_parse() for the host, makes the attr perf stat -vv
+#              prints for it (skipped without perf, or not as root)
 #   judge      tests/host/judge.py: scripts/judge.py counts a KCSAN
 #              report when an access or the memory is perfkmod's, lists
 #              one of the kernel's own; a warning a test announced is
@@ -35,7 +40,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/.build/host
-tests=(parse perfkstat judge deb-lane lanes)
+tests=(parse perfkstat perf-syntax judge deb-lane lanes)
 bad=0
 
 if [ "${1:-}" = --list ]; then
@@ -113,6 +118,7 @@ for t in "${tests[@]}"; do
 	case $t in
 	parse) run parse parse_test ;;
 	perfkstat) run perfkstat perfkstat_test ;;
+	perf-syntax) run perf-syntax "$top/tests/host/syntax.sh" "$out" ;;
 	judge) run judge "$top/tests/host/judge.py" ;;
 	deb-lane) run deb-lane "$top/tests/host/deb-lane.sh" ;;
 	lanes) run lanes "$top/tests/host/lanes.sh" ;;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "perfkstat.h"
+#include "events.h"
 
 /*
  * plain_args: the ARGC words of ARGV, of a subcommand that takes no
@@ -27,6 +28,19 @@ static void plain_args(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		if (argv[i][0] == '-')
 			bad_option(argv[i]);
+}
+
+/* events_args: events' ARGC words of ARGV, its classes or -e EVENTS... */
+static void events_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-e") && i + 1 < argc)
+			i++;
+		else if (argv[i][0] == '-')
+			bad_option(argv[i]);
+	}
 }
 
 /* one control command of the words of ARGV, "CMD ARGS..." */
@@ -44,22 +58,6 @@ static int control(const char *cmd, int argc, char **argv, int want)
 	free(words);
 	free(line);
 	return rc;
-}
-
-static int cat(const char *file)
-{
-	struct sbuf sb = { 0 };
-	char *path;
-
-	need_dir();
-	path = dbg_path("%s", file);
-	if (read_all(path, &sb) < 0)
-		die("%s: %s", path, strerror(errno));
-	fwrite(sb.buf, 1, sb.len, stdout);
-	flush_stdout();
-	sb_free(&sb);
-	free(path);
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -93,12 +91,16 @@ int main(int argc, char **argv)
 			usage();
 		print_version();
 	}
-	if (!strcmp(cmd, "list") || !strcmp(cmd, "events") ||
-	    !strcmp(cmd, "prom")) {
+	if (!strcmp(cmd, "prom")) {
 		plain_args(argc, argv);
-		if (argc != !strcmp(cmd, "prom"))
+		if (argc != 1)
 			usage();
 	}
+	/* perf list's classes; events -e EVENTS... */
+	if (!strcmp(cmd, "list"))
+		plain_args(argc, argv);
+	if (!strcmp(cmd, "events"))
+		events_args(argc, argv);
 	set_debugfs();
 	/* the temporaries go however perfkstat ends */
 	atexit(cleanup);
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "del") || !strcmp(cmd, "enable") ||
 	    !strcmp(cmd, "disable") || !strcmp(cmd, "reset"))
 		return control(cmd, argc, argv, 1);
+	if (!strcmp(cmd, "events") || (!strcmp(cmd, "list") && argc))
+		return cmd_events(argc, argv);
 	if (!strcmp(cmd, "list")) {
 		need_dir();
 		listing(&sb);
@@ -116,8 +120,6 @@ int main(int argc, char **argv)
 		flush_stdout();
 		return 0;
 	}
-	if (!strcmp(cmd, "events"))
-		return cat("events");
 	if (!strcmp(cmd, "stat"))
 		return cmd_stat(argc, argv);
 	if (!strcmp(cmd, "prom"))

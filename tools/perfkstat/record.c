@@ -769,7 +769,7 @@ static void trigger(const char *arg)
 {
 	const char *colon = strrchr(arg, ':'), *n = colon ? colon + 1 : "";
 	char *spec = xasprintf("%.*s", colon ? (int)(colon - arg) : 0, arg);
-	char *wrap = xasprintf(",%s,", spec);
+	char *wrap = xasprintf(",%s,", spec), *why, *label;
 	size_t len = strcspn(spec, ":,/");
 	/* perf's clocks, which count nanoseconds */
 	bool clock = (len == 9 && !strncmp(spec, "cpu-clock", 9)) ||
@@ -792,17 +792,23 @@ static void trigger(const char *arg)
 	/* what perf's clocks take: an hrtimer of 10 us at the least */
 	if (clock && period < 10000)
 		die("--every %s: perf's clocks take a period of 10us at least", arg);
+	free(wrap);
 	ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 	memmove(&ev[1], &ev[0], nev * sizeof(*ev));
 	memset(&ev[0], 0, sizeof(*ev));
 	ev[0].name = xasprintf(ME "-%d-every", (int)getpid());
-	ev[0].label = spec;
-	ev[0].spec = xasprintf("%s,period=%llu", spec, (unsigned long long)period);
+	/* EVENT as perf reads it (events.c), named as typed */
+	wrap = event_spec(spec, &label, &why);
+	if (!wrap)
+		die("--every %s: %s (perfkstat events lists the events)", arg, why);
+	ev[0].label = label;
+	ev[0].spec = xasprintf("%s,period=%llu", wrap, (unsigned long long)period);
 	ev[0].mine = true;
 	nev++;
 	every = true;
 	every_period = period;
 	free(wrap);
+	free(spec);
 }
 
 /*
@@ -811,22 +817,20 @@ static void trigger(const char *arg)
  */
 static int add_events(const char *arg, int n)
 {
-	const char *why;
-	char **pieces;
+	struct event_spec *e;
 	int k, count;
 
-	pieces = split_events(arg, &count, &why);
-	if (!pieces)
-		die("-e %s: %s", arg, why);
+	e = event_specs(arg, &count);
 	for (k = 0; k < count; k++) {
 		ev = xrealloc(ev, (nev + 1) * sizeof(*ev));
 		memset(&ev[nev], 0, sizeof(*ev));
 		ev[nev].name = xasprintf(ME "-%d-%d", (int)getpid(), ++n);
-		ev[nev].label = pieces[k];
+		ev[nev].label = e[k].label;
+		ev[nev].spec = e[k].spec;
 		ev[nev].mine = true;
 		nev++;
 	}
-	free(pieces);
+	free(e);
 	return n;
 }
 
@@ -1070,7 +1074,7 @@ int cmd_record(int argc, char **argv)
 				die("no all-CPUs counter named %s", ev[i].name);
 			continue;
 		}
-		wrap = xasprintf(",%s,", ev[i].label);
+		wrap = xasprintf(",%s,", ev[i].spec ? ev[i].spec : ev[i].label);
 		if (strstr(wrap, ",cpu=") || strstr(wrap, ",pid="))
 			die("%s: record takes events of all CPUs or of -p PID (no cpu=, no pid=)",
 			    ev[i].label);

@@ -69,7 +69,7 @@ enum target { T_NAMED, T_SYSTEM, T_TASKS, T_COMMAND };
 static struct {
 	enum target target;
 	enum aggr_mode mode;
-	char **specs, **names;
+	char **specs, **labels, **names;	/* labels: the specs as typed */
 	int nspecs, nnames;
 	const char *pids, *tids, *output;
 	bool append, json, big_num;
@@ -279,7 +279,7 @@ static bool make_temporary(int e, const char *spec, const char *target, int plac
 	temp_drop_last();
 	why = last_error();
 	if (!lacks(why) && !(opt.target == T_TASKS && gone(why))) {
-		ctl_complain_as(cmd, spec);
+		ctl_complain_as(cmd, events[e].label);
 		exit(1);
 	}
 	free(why);
@@ -294,7 +294,7 @@ static void make_temporaries(pid_t child)
 	int i, e, p, made;
 
 	for (i = 0; i < opt.nspecs; i++) {
-		e = add_event(opt.specs[i], opt.specs[i]);
+		e = add_event(opt.labels[i], opt.specs[i]);
 		made = 0;
 		if (opt.target == T_SYSTEM) {
 			made = make_temporary(e, opt.specs[i], "", 0);
@@ -701,20 +701,23 @@ static const char *value_of(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-/* add_specs: the events of -e's ARG, each as if given with an -e of its own */
+/*
+ * add_specs: the events of -e's ARG, each as if given with an -e of its
+ * own, as perf reads them (events.c), perfkmod's spec of each
+ */
 static void add_specs(const char *arg)
 {
-	const char *why;
-	char **pieces;
+	struct event_spec *e;
 	int n, k;
 
-	pieces = split_events(arg, &n, &why);
-	if (!pieces)
-		die("-e %s: %s", arg, why);
+	e = event_specs(arg, &n);
 	opt.specs = xrealloc(opt.specs, (opt.nspecs + n) * sizeof(char *));
-	for (k = 0; k < n; k++)
-		opt.specs[opt.nspecs++] = pieces[k];
-	free(pieces);
+	opt.labels = xrealloc(opt.labels, (opt.nspecs + n) * sizeof(char *));
+	for (k = 0; k < n; k++) {
+		opt.labels[opt.nspecs] = e[k].label;
+		opt.specs[opt.nspecs++] = e[k].spec;
+	}
+	free(e);
 }
 
 static bool is_opt(const char *a, const char *name)
@@ -844,6 +847,7 @@ int cmd_stat(int argc, char **argv)
 		if (opt.target == T_SYSTEM)
 			default_events[0] = "cpu-clock";
 		opt.specs = default_events;
+		opt.labels = default_events;
 		opt.nspecs = ARRAY_SIZE(default_events);
 	}
 

@@ -24,7 +24,8 @@ static const char list_usage[] =
 "usage: perfkstat list                  the counters, as add commands\n";
 
 static const char events_usage[] =
-"usage: perfkstat events                what this machine can count, and why not\n";
+"usage: perfkstat events [CLASS...]     what this machine can count, as perf list\n"
+"usage: perfkstat events -e EVENTS...   perfkmod's spec of each event\n";
 
 static const char stat_usage[] =
 "usage: perfkstat stat [-e SPEC]... [-a | -p PID | -t TID] [-A | --per-*]\n"
@@ -73,7 +74,15 @@ static const char list_text[] =
 "\n";
 
 static const char events_text[] =
-"       events What this machine can count, and why not.\n"
+"       events [hw|sw|cache|raw|bp|pmu|tracepoint]...\n"
+"              What this machine can count, as perf list shows it:\n"
+"              perfkmod's named events (and why not), the raw and\n"
+"              breakpoint syntax, each PMU with its terms' bit fields\n"
+"              and its events (sysfs), the tracepoints (tracefs).\n"
+"              list CLASS... is the same.\n"
+"       events -e EVENTS...\n"
+"              Each event of EVENTS as typed and perfkmod's spec of it,\n"
+"              a line each, a tab between.\n"
 "\n";
 
 static const char stat_text[] =
@@ -92,10 +101,14 @@ static const char stat_text[] =
 "              none of these  the named counters (-k NAME..., or all of\n"
 "                             them): their values now, or with -I in\n"
 "                             each interval\n"
-"              -e, --event SPEC  an event (perfkmod's grammar), a\n"
-"                             temporary counter, or perf's list of them:\n"
-"                             a,b is a and b, a row each, named as\n"
-"                             typed; an option of perfkmod's grammar\n"
+"              -e, --event EVENTS  events in perf's syntax, a temporary\n"
+"                             counter each: a,b is a and b, a row each,\n"
+"                             named as typed; names, rNNN, pmu/t=v,.../,\n"
+"                             subsys:event, mem:ADDR[/LEN][:rwx], their\n"
+"                             modifiers (:u :k :h :I :p :D :e; :H\n"
+"                             noted, :G refused), {a,b} groups (counted\n"
+"                             apart, noted); perfkmod's grammar where\n"
+"                             perf would refuse the line: an option\n"
 "                             (cycles,period=1000) stays with the event\n"
 "                             before it; without -e, perf's\n"
 "                             default events (task-clock or cpu-clock,\n"
