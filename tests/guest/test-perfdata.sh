@@ -102,4 +102,11 @@ check_fails perfdata-needs-every perfkstat record -I 10ms -e page-faults \
 check perfdata-needs-every-no-file [ ! -e $work/time.data ]
 check perfdata-needs-every-nothing-left nothing_left
 
+# perf record's -o FILE.data: the perf.data alone, no CSV
+perfkstat record --every $trigger -o $work/o.data -- true >$work/o.out 2>&1
+check perfdata-o-status [ $? = 0 ]
+check perfdata-o-magic [ "$(head -c 8 $work/o.data)" = PERFILE2 ]
+check perfdata-o-no-csv sh -c "! grep -q '^time,cpu' $work/o.out"
+check perfdata-o-nothing-left nothing_left
+
 rmmod perfkmod

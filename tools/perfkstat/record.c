@@ -974,6 +974,12 @@ int cmd_record(int argc, char **argv)
 	argc -= i;
 	if (out && !*out)
 		out = NULL;
+	/* perf record's -o FILE.data: the perf.data, not the CSV */
+	if (out && !data && strlen(out) > 5 &&
+	    !strcmp(out + strlen(out) - 5, ".data")) {
+		data = out;
+		out = NULL;
+	}
 	if (secs && !*secs)
 		secs = NULL;
 	if (pidarg && !*pidarg)
