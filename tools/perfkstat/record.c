@@ -912,6 +912,7 @@ int cmd_record(int argc, char **argv)
 	u64 ns, records = 0, tns = 0, deadline, t0;
 	char overflows[24], throttled[24];
 	int i, n = 0, rc = 0, ncpus, nrcpus, status, *cpus;
+	bool no_csv = false;	/* -o FILE.data: the perf.data alone */
 	size_t from;
 	pid_t pid = 0, child;
 	char num[48];
@@ -979,6 +980,7 @@ int cmd_record(int argc, char **argv)
 	    !strcmp(out + strlen(out) - 5, ".data")) {
 		data = out;
 		out = NULL;
+		no_csv = true;
 	}
 	if (secs && !*secs)
 		secs = NULL;
@@ -1268,7 +1270,7 @@ int cmd_record(int argc, char **argv)
 		write_csv(f);
 		if (fclose(f) == EOF)
 			die("could not write %s: %s", out, strerror(errno));
-	} else {
+	} else if (!no_csv) {
 		write_csv(stdout);
 		flush_stdout();
 	}
