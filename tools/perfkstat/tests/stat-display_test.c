@@ -182,7 +182,7 @@ static void not_counted(int fmt, bool supported, const char *expected,
 			const char *name)
 {
 	struct stat_event ev = { "cycles", "", ST_CYCLES, false, supported };
-	struct stat_sum s = { 0, 1000, 0, supported };
+	struct stat_sum s = { 0, 1000, 0, supported, 0 };
 	struct stat_out o;
 	char *out, *line;
 
