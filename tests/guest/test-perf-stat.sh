@@ -282,8 +282,11 @@ check_fails perf-stat-opt.repeat-needs-a-command perf stat -r 2 -e page-faults
 perf stat -C 0 -e cpu-clock -- true 2>$p.c.txt
 check perf-stat-opt.cpu-title grep -qF "Performance counter stats for 'CPU(s) 0':" $p.c.txt
 perf stat -C 0 -A -x, -e cpu-clock -- true 2>$p.c.csv
-check perf-stat-opt.cpu-rows awk -F, '$3 == "cpu-clock" { n++; c = $1 }
-	END { exit !(n == 1 && c == "CPU0") }' $p.c.csv
+cpu_rows() {
+	awk -F, '$4 == "cpu-clock" { n++; c = $1 }
+	END { exit !(n == 1 && c == "CPU0") }' $p.c.csv || { cat $p.c.csv; return 1; }
+}
+check perf-stat-opt.cpu-rows cpu_rows
 check_fails perf-stat-opt.cpu-not-a-list perf stat -C x -e cpu-clock true
 
 # -n: no counters, the time alone; with -x, nothing at all
@@ -327,8 +330,11 @@ check_fails perf-stat-opt.timeout-under-10ms perf stat --timeout 5 true
 
 # -D: disabled, then enabled, said as perf says it
 perf stat -D 50 -x, -e page-faults true 2>$p.D.csv
-check perf-stat-opt.delay sh -c "grep -qx 'Events disabled' $p.D.csv &&
-	grep -qx 'Events enabled' $p.D.csv && grep -q ',page-faults,' $p.D.csv"
+delay() {
+	grep -qx 'Events disabled' $p.D.csv && grep -qx 'Events enabled' $p.D.csv &&
+	grep -q ',page-faults,' $p.D.csv || { cat $p.D.csv; return 1; }
+}
+check perf-stat-opt.delay delay
 
 # an event of perfkmod's grammar is labelled as perf names such an
 # event: page-faults,pinned is page-faults/pinned/, one CSV field

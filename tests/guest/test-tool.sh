@@ -164,7 +164,10 @@ check tool-cmd-status sh -c "perfkstat stat -e page-faults -- sh -c 'exit 3' 2>/
 	[ \$? = 3 ]"
 check_fails tool-e-bad-spec-fails perfkstat stat -e bogus -- true
 check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
-check_fails tool-e-needs-a-target perfkstat stat -e page-faults
+# -e without a command or target counts every CPU, as perf's
+check tool-e-no-target-system-wide \
+	sh -c "perfkstat stat -e page-faults --timeout 100 2>&1 |
+	grep -q \"Performance counter stats for 'system wide':\""
 
 # -e as perf takes it, a comma-separated list: a row an event, named as
 # typed; perfkmod's options (pinned) stay with the event before them

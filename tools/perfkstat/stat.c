@@ -402,12 +402,10 @@ static bool make_temporary(int e, const char *spec, const char *target,
 
 /*
  * make_temporaries: the counters of every event for a run (FIRST: the
- * first, which makes the events' rows too), of CHILD for a command's;
- * disabled until enable_all() with -D
+ * first, which makes the events' rows too), of CHILD for a command's
  */
 static void make_temporaries(pid_t child, bool first)
 {
-	const char *off = opt.delay_ms ? ",disabled" : "";
 	char *target;
 	int i, e, p, made;
 
@@ -416,22 +414,22 @@ static void make_temporaries(pid_t child, bool first)
 		made = 0;
 		if (opt.target == T_SYSTEM && ncpu_ids) {
 			for (p = 0; p < ncpu_ids; p++) {
-				target = xasprintf(",cpu=%d%s", cpu_ids[p], off);
+				target = xasprintf(",cpu=%d", cpu_ids[p]);
 				made += make_temporary(e, opt.specs[i], target, 0,
 						       cpu_ids[p]);
 				free(target);
 			}
 		} else if (opt.target == T_SYSTEM) {
-			made = make_temporary(e, opt.specs[i], off, 0, -1);
+			made = make_temporary(e, opt.specs[i], "", 0, -1);
 		} else if (opt.target == T_COMMAND) {
-			target = xasprintf(",pid=%d,inherit%s", (int)child,
-					   opt.delay_ms ? off : ",enable_on_exec");
+			target = xasprintf(",pid=%d,inherit,enable_on_exec",
+					   (int)child);
 			made = make_temporary(e, opt.specs[i], target, 0, -1);
 			free(target);
 		} else {
 			for (p = 0; p < nthreads; p++) {
 				/* as perf's -p and -t: threads made later count too */
-				target = xasprintf(",pid=%d,inherit%s", tids[p], off);
+				target = xasprintf(",pid=%d,inherit", tids[p]);
 				made += make_temporary(e, opt.specs[i], target,
 						       opt.mode == AGGR_THREAD ? p : 0, -1);
 				free(target);
@@ -440,21 +438,6 @@ static void make_temporaries(pid_t child, bool first)
 		if (first)
 			events[e].supported = made > 0;
 	}
-}
-
-/* enable_all: -D's delay is over: the counters count, as perf's say */
-static void enable_all(void)
-{
-	char *cmd;
-	int i;
-
-	for (i = 0; i < ncounters; i++) {
-		cmd = xasprintf("enable %s", counters[i].name);
-		if (ctl(cmd, false))
-			exit(1);
-		free(cmd);
-	}
-	fputs("Events enabled\n", stderr);
 }
 
 /* drop_temporaries: a run's counters deleted, for the next run's */
@@ -879,10 +862,18 @@ static int measure(char **argv, int argc)
 			start(&w, argv);
 		}
 		if (opt.delay_ms) {
-			/* perf's -D: the time elapsed is that after it */
+			/*
+			 * perf's -D: what counts, and the time elapsed, is
+			 * after it. Its counters are disabled meanwhile; these
+			 * count (a task counter that inherits cannot be
+			 * enabled later for the children it has by then), and
+			 * what they counted during it is left out.
+			 */
 			sleep_ns(opt.delay_ms * 1000000);
-			enable_all();
 			t0 = mono_ns();
+			snapshot(prev);
+			t0 += (mono_ns() - t0) / 2;
+			fputs("Events enabled\n", stderr);
 		}
 		start0 = t0;
 		if (opt.interval_ns) {
