@@ -26,10 +26,25 @@
 #define INTERVAL_LEN	16
 #define COMM_LEN	16
 #define PID_LEN		7
+#define METRIC_ONLY_LEN	20
 
 static const int aggr_len[] = {
 	[AGGR_CORE] = 18, [AGGR_CACHE] = 22, [AGGR_CLUSTER] = 20,
 	[AGGR_DIE] = 12, [AGGR_SOCKET] = 6, [AGGR_NODE] = 6, [AGGR_NONE] = 6,
+};
+
+/* --metric-only: the indent of the table's header, and CSV's first fields */
+static const int aggr_header_len[] = {
+	[AGGR_CORE] = 18, [AGGR_CACHE] = 22, [AGGR_CLUSTER] = 20,
+	[AGGR_DIE] = 12, [AGGR_SOCKET] = 6, [AGGR_NODE] = 6, [AGGR_NONE] = 6,
+	[AGGR_THREAD] = 16, [AGGR_GLOBAL] = 0,
+};
+
+static const char * const aggr_header_csv[] = {
+	[AGGR_CORE] = "core,cpus,", [AGGR_CACHE] = "cache,cpus,",
+	[AGGR_CLUSTER] = "cluster,cpus,", [AGGR_DIE] = "die,cpus,",
+	[AGGR_SOCKET] = "socket,cpus,", [AGGR_NONE] = "cpu,",
+	[AGGR_THREAD] = "comm-pid,", [AGGR_NODE] = "node,", [AGGR_GLOBAL] = "",
 };
 
 static const char * const aggr_name[] = {
@@ -230,17 +245,16 @@ static void ratio(struct metric *m, double num, double den, const char *unit)
 	}
 }
 
-/* metric_of: the metric perf shows for row E, A of count V (ns for a clock) */
-static void metric_of(const struct stat_out *o, int e, int a, double v,
-		      struct metric *m)
+/*
+ * metric_calc: the metric perf's shadow stats give row E, A of count V
+ * (ns for a clock), counted or not (--metric-only's header asks)
+ */
+static void metric_calc(const struct stat_out *o, int e, int a, double v,
+			struct metric *m)
 {
 	double d;
 
 	memset(m, 0, sizeof(*m));
-	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
-		m->unit = "";
-		return;
-	}
 	switch (o->events[e].type) {
 	case ST_NSECS:
 		m->unit = "CPUs utilized";
@@ -310,6 +324,18 @@ static void metric_of(const struct stat_out *o, int e, int a, double v,
 		}
 		m->unit = m->unit_buf;
 	}
+}
+
+/* metric_of: the metric perf shows for row E, A of count V (ns for a clock) */
+static void metric_of(const struct stat_out *o, int e, int a, double v,
+		      struct metric *m)
+{
+	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
+		memset(m, 0, sizeof(*m));
+		m->unit = "";
+		return;
+	}
+	metric_calc(o, e, a, v, m);
 }
 
 /* a JSON string: ", \ and the control characters escaped */
@@ -505,6 +531,132 @@ static void print_row(const struct stat_out *o, int e, int a)
 	fputc('\n', o->f);
 }
 
+/* only_metric: the metrics --metric-only shows: perf's valid_only_metric() */
+static bool only_metric(const char *unit)
+{
+	return unit && !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
+}
+
+/* only_unit: a ratio's unit named after its event: perf's fixunit() */
+static const char *only_unit(char *buf, size_t size, const struct stat_event *ev,
+			     const char *unit)
+{
+	if (strncmp(unit, "of all", 6))
+		return unit;
+	snprintf(buf, size, "%s %s", ev->label, unit);
+	return buf;
+}
+
+/*
+ * print_metric_headers: --metric-only's header, a metric's unit a
+ * column, perf's print_metric_headers(): every event's metrics, counted
+ * or not; the table's indented past the place's column (but an
+ * interval's, INTERVAL)
+ */
+void print_metric_headers(const struct stat_out *o, bool interval)
+{
+	const char *p, *unit;
+	struct metric m;
+	char buf[160];
+	int e;
+
+	if (o->fmt == FMT_JSON)
+		return;
+	if (o->fmt == FMT_CSV) {
+		if (o->interval)
+			fprintf(o->f, "time%s", o->sep);
+		for (p = aggr_header_csv[o->mode]; *p; p++)
+			if (*p == ',')
+				fputs(o->sep, o->f);
+			else
+				fputc(*p, o->f);
+	} else {
+		fputc(' ', o->f);
+		if (!interval)
+			fprintf(o->f, "%*s", aggr_header_len[o->mode], "");
+	}
+	for (e = 0; e < o->nevents; e++) {
+		metric_calc(o, e, 0, 0, &m);
+		if (!only_metric(m.unit))
+			continue;
+		unit = only_unit(buf, sizeof(buf), &o->events[e], m.unit);
+		if (o->fmt == FMT_CSV)
+			fprintf(o->f, "%s%s", unit, o->sep);
+		else
+			fprintf(o->f, "%*s ", METRIC_ONLY_LEN, unit);
+	}
+	fputc('\n', o->f);
+}
+
+/*
+ * print_metric_only: --metric-only's row of place A, its metrics a
+ * column each: perf's print_metric_only() and its CSV and JSON ones (an
+ * event not counted, an empty column; JSON leaves it out)
+ */
+static void print_metric_only(const struct stat_out *o, int a, int nr)
+{
+	unsigned long long sec = o->ts_ns / 1000000000, ns = o->ts_ns % 1000000000;
+	char ubuf[160], vbuf[64], *v, *end;
+	const char *unit;
+	bool first = true;
+	struct metric m;
+	int e, len;
+
+	if (o->fmt == FMT_JSON)
+		fputc('{', o->f);
+	if (o->interval && o->fmt == FMT_JSON)
+		fprintf(o->f, "\"interval\" : %llu.%09llu, ", sec, ns);
+	else if (o->interval && o->fmt == FMT_CSV)
+		fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
+	else if (o->interval)
+		fprintf(o->f, "%6llu.%09llu ", sec, ns);
+	print_place(o, a, nr);
+	for (e = 0; e < o->nevents; e++) {
+		metric_of(o, e, a, (double)sum_of(o, e, a)->val, &m);
+		if (!o->events[e].supported)
+			m = (struct metric){ .unit = "" };
+		if (!only_metric(m.unit))
+			continue;
+		unit = only_unit(ubuf, sizeof(ubuf), &o->events[e], m.unit);
+		vbuf[0] = '\0';
+		if (m.fmt)
+			snprintf(vbuf, sizeof(vbuf), m.fmt, m.val);
+		if (o->fmt == FMT_STD) {
+			len = METRIC_ONLY_LEN;
+			if ((size_t)len < strlen(unit))
+				len = strlen(unit) + 1;
+			fprintf(o->f, "%*s ", len, vbuf);
+			continue;
+		}
+		v = vbuf + strspn(vbuf, " ");
+		for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+			;
+		*end = '\0';
+		if (o->fmt == FMT_CSV) {
+			fprintf(o->f, "%s%s", v, o->sep);
+		} else if (*unit && *v) {
+			fprintf(o->f, "%s\"%s\" : \"%s\"", first ? "" : ", ", unit, v);
+			first = false;
+		}
+	}
+	if (o->fmt == FMT_JSON)
+		fprintf(o->f, "%s}", first ? "\"metric-value\" : \"none\"" : "");
+	fputc('\n', o->f);
+}
+
+/* print_metric_only_rows: --metric-only's rows, a place each */
+static void print_metric_only_rows(const struct stat_out *o)
+{
+	int a, e, nr;
+
+	for (a = 0; a < o->naggr; a++) {
+		for (e = nr = 0; e < o->nevents && !nr; e++)
+			nr = sum_of(o, e, a)->nr;
+		if (nr || o->mode == AGGR_GLOBAL)
+			print_metric_only(o, a, nr);
+	}
+}
+
 /*
  * print_rows: every row, in perf's order: by place, then event, for
  * --per-core and the like; by event, then place, otherwise. A place
@@ -516,6 +668,10 @@ void print_rows(const struct stat_out *o)
 			o->mode != AGGR_THREAD;
 	int i, j, e, a;
 
+	if (o->metric_only) {
+		print_metric_only_rows(o);
+		return;
+	}
 	for (i = 0; i < (by_place ? o->naggr : o->nevents); i++)
 		for (j = 0; j < (by_place ? o->nevents : o->naggr); j++) {
 			e = by_place ? j : i;
@@ -536,18 +692,23 @@ void print_rows(const struct stat_out *o)
 void print_header(const struct stat_out *o, const char *what)
 {
 	static int intervals;
+	bool show = !intervals;
 
-	if (o->fmt != FMT_STD)
+	if (o->interval && intervals++ == 25)
+		intervals = 0;
+	if (!show || o->fmt == FMT_JSON)
 		return;
-	if (!o->interval) {
-		if (!intervals)
-			fprintf(o->f, "\n Performance counter stats for %s:\n\n", what);
+	if (o->fmt == FMT_CSV) {
+		if (o->metric_only)
+			print_metric_headers(o, true);
 		return;
 	}
-	if (intervals++ == 25)
-		intervals = 0;
-	if (intervals != 1)
+	if (!o->interval) {
+		fprintf(o->f, "\n Performance counter stats for %s:\n\n", what);
+		if (o->metric_only)
+			print_metric_headers(o, false);
 		return;
+	}
 	switch (o->mode) {
 	case AGGR_GLOBAL:
 		fprintf(o->f, "#%*s", INTERVAL_LEN - 1, "time");
@@ -565,8 +726,11 @@ void print_header(const struct stat_out *o, const char *what)
 			aggr_len[o->mode], aggr_name[o->mode]);
 		break;
 	}
-	fprintf(o->f, " %*s %*s events\n", COUNTS_LEN, "counts", UNIT_LEN,
-		"unit");
+	if (o->metric_only)
+		print_metric_headers(o, true);
+	else
+		fprintf(o->f, " %*s %*s events\n", COUNTS_LEN, "counts", UNIT_LEN,
+			"unit");
 }
 
 /* the decimals perf shows of a time of deviation SD: its get_precision() */

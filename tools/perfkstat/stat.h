@@ -88,6 +88,7 @@ struct stat_out {
 /* stat-display.c */
 void print_header(const struct stat_out *o, const char *what);
 void print_rows(const struct stat_out *o);
+void print_metric_headers(const struct stat_out *o, bool interval);
 void print_footer(const struct stat_out *o, u64 elapsed_ns,
 		  const struct timeval *user, const struct timeval *sys);
 enum stat_type stat_type_of(const char *event_name);

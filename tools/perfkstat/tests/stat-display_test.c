@@ -429,3 +429,59 @@ void stat_display_runs_tests(void)
 	is_str(out, "", "--summary after intervals: no title, as perf's print_header()");
 	free(out);
 }
+
+static void metric_only_table(FILE *f, const void *arg)
+{
+	struct stat_out o = *(const struct stat_out *)arg;
+
+	o.f = f;
+	print_metric_headers(&o, o.interval);
+	print_rows(&o);
+}
+
+/*
+ * --metric-only, perf stat -a's counts: its metrics but "/sec" and "CPUs
+ * utilized" (perf's valid_only_metric()), a column each, a ratio named
+ * after its event (fixunit()), in 20 columns or the unit's length and one
+ */
+void stat_display_metric_only_tests(void)
+{
+	struct stat_out o;
+	char *out, *line;
+
+	system_wide(&o, FMT_STD);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	line = line_of(out, 0);
+	is_str(line, "                  GHz       insn per cycle branch-misses of all branches ",
+	       "--metric-only: the header, a unit a column");
+	free(line);
+	line = line_of(out, 1);
+	is_str(line, "               0.007                0.67                           6.42% ",
+	       "--metric-only: the row, a metric a column");
+	free(line);
+	line = line_of(out, 2);
+	is_str(line, "", "--metric-only: two lines");
+	free(line);
+	free(out);
+	system_wide(&o, FMT_CSV);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	is_str(out, "GHz,insn per cycle,branch-misses of all branches,\n0.007,0.67,6.42,\n",
+	       "--metric-only -x,: the header and the row");
+	free(out);
+	system_wide(&o, FMT_JSON);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	is_str(out,
+	       "{\"GHz\" : \"0.007\", \"insn per cycle\" : \"0.67\", \"branch-misses of all branches\" : \"6.42\"}\n",
+	       "--metric-only -j: no header, the metrics as keys");
+	free(out);
+	system_wide(&o, FMT_JSON);
+	o.metric_only = true;
+	o.nevents = 4;
+	out = capture(metric_only_table, &o);
+	is_str(out, "{\"metric-value\" : \"none\"}\n",
+	       "--metric-only -j without metrics: perf's \"none\"");
+	free(out);
+}

@@ -145,6 +145,7 @@ int main(void)
 	events_tests();
 	stat_display_tests();
 	stat_display_runs_tests();
+	stat_display_metric_only_tests();
 	stat_tests();
 	stat_options_tests();
 	record_tests();

@@ -35,6 +35,7 @@ void util_tests(void);
 void events_tests(void);
 void stat_display_tests(void);
 void stat_display_runs_tests(void);
+void stat_display_metric_only_tests(void);
 void stat_tests(void);
 void stat_options_tests(void);
 void record_tests(void);
