@@ -342,6 +342,15 @@ perf stat -x, -e page-faults,pinned true 2>$p.label.csv
 check perf-stat-opt.label-perf-name awk -F, '$3 == "page-faults/pinned/" &&
 	NF == 7 { n++ } END { exit n != 1 }' $p.label.csv
 
+# --metric-only: perf's header, the units of the metrics it shows (not
+# /sec or CPUs utilized), a ratio named after its event; then one row
+metric_only() {
+	perf stat --metric-only -x, true 2>$p.m.csv &&
+	[ "$(head -n 1 $p.m.csv)" = "GHz,insn per cycle,branch-misses of all branches," ] &&
+	[ "$(wc -l <$p.m.csv)" = 2 ] || { cat $p.m.csv; return 1; }
+}
+check perf-stat-opt.metric-only metric_only
+
 # refused, each with its reason
 refused() {
 	! perf stat "$@" -e page-faults true >$p.ref 2>&1 &&

@@ -258,9 +258,11 @@ static void metric_calc(const struct stat_out *o, int e, int a, double v,
 	switch (o->events[e].type) {
 	case ST_NSECS:
 		m->unit = "CPUs utilized";
-		if (o->wall_ns) {
+		/* -r's: the runs' mean time, perf's avg_stats() */
+		d = o->runs > 1 ? o->wall_avg_ns : (double)o->wall_ns;
+		if (d) {
 			m->fmt = "%8.3f";
-			m->val = v / (double)o->wall_ns;
+			m->val = v / d;
 		}
 		return;
 	case ST_CYCLES:
