@@ -584,11 +584,17 @@ static void sums(struct stat_sum *out, const struct sample *cur,
 
 static struct stat_out out;
 
+/*
+ * print_block: the rows of CUR - PREV (PREV NULL: of CUR) into SUM, and
+ * printed after the header of WHAT (the metrics' of --metric-only are
+ * of the rows)
+ */
 static void print_block(const struct sample *cur, const struct sample *prev,
-			struct stat_sum *sum)
+			struct stat_sum *sum, const char *what)
 {
 	sums(sum, cur, prev);
 	out.sums = sum;
+	print_header(&out, what);
 	print_rows(&out);
 }
 
@@ -716,9 +722,8 @@ static void show_named(char **argv, int argc, struct stat_sum *sum)
 	out.no_metrics = true;
 	snapshot(cur);
 	what = what_is_counted(argv, argc);
-	print_header(&out, what);
+	print_block(cur, NULL, sum, what);
 	free(what);
-	print_block(cur, NULL, sum);
 	if (out.fmt == FMT_STD)
 		fputc('\n', out.f);
 	free(cur);
@@ -751,9 +756,8 @@ static void summary(const struct sample *cur, const struct sample *first,
 	out.interval = false;
 	out.wall_ns = wall_ns;
 	out.wall_avg_ns = wall_ns;
-	print_header(&out, what);
+	print_block(cur, first, sum, what);
 	free(what);
-	print_block(cur, first, sum);
 	print_footer(&out, wall_ns,
 		     opt.target == T_COMMAND ? &ru->ru_utime : NULL, &ru->ru_stime);
 }
@@ -888,8 +892,7 @@ static int measure(char **argv, int argc)
 				t1 = mono_ns();
 				snapshot(cur);
 				out.ts_ns = t1 + (mono_ns() - t1) / 2 - t0;
-				print_header(&out, NULL);
-				print_block(cur, prev, sum);
+				print_block(cur, prev, sum, NULL);
 				fflush(out.f);
 				tmp = prev;
 				prev = cur;
@@ -928,9 +931,9 @@ static int measure(char **argv, int argc)
 		out.wall_avg_ns = wall.mean;
 		out.wall_sd_ns = stddev_stats(&wall);
 		what = what_is_counted(argv, argc);
+		out.sums = sum;
 		print_header(&out, what);
 		free(what);
-		out.sums = sum;
 		if (!out.null_run)
 			print_rows(&out);
 		print_footer(&out, out.wall_ns,
