@@ -277,6 +277,18 @@ check perf-stat-opt.repeat-elapsed grep -qE '^ +[0-9]+\.[0-9]+ \+- [0-9]+\.[0-9]
 perf stat -r 2 -j -e page-faults true 2>$p.r.json
 check perf-stat-opt.repeat-json-variance grep -qE '"event" : "page-faults", "variance" : [0-9]+\.[0-9][0-9], "event-runtime"' $p.r.json
 check_fails perf-stat-opt.repeat-needs-a-command perf stat -r 2 -e page-faults
+# a run whose command SIGINT ends is the last (^C ends the runs): one run,
+# no variance, the command's status
+# (SIGINT ignored from the start stays ignored: then there is nothing to see)
+sh -c 'kill -INT $$'
+if [ $? != 130 ]; then
+	skip perf-stat-opt.repeat-sigint-last "SIGINT is ignored here"
+else
+	perf stat -r 5 -x, -e page-faults -- sh -c 'kill -INT $$' 2>$p.ri.csv
+	rc=$?
+	check perf-stat-opt.repeat-sigint-last sh -c "[ $rc = 130 ] &&
+		awk -F, '\$3 == \"page-faults\" && NF == 7 { n++ } END { exit n != 1 }' $p.ri.csv"
+fi
 
 # -C: counters on those CPUs alone, titled as perf's
 perf stat -C 0 -e cpu-clock -- true 2>$p.c.txt

@@ -916,13 +916,16 @@ static int measure(char **argv, int argc)
 		out.wall_ns = t1 - t0;
 		sums(sum, cur, prev);
 		runs_stat(rs, sum);
-		/* a run stopped by SIGINT is the last */
-		if (stop_requested() || run + 1 == opt.repeat)
+		/* a run stopped by SIGINT (perfkstat's or COMMAND's) is the last */
+		if (stop_requested() || run + 1 == opt.repeat ||
+		    (how == W_CHILD && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT))
 			break;
 		if (argc && w.pid > 0 && how != W_CHILD)
 			reap(w.pid, &status, &ru);
 	}
 	if (!opt.interval_ns) {
+		/* the runs done, in the title too */
+		opt.repeat = run + 1;
 		out.runs = opt.repeat;
 		if (out.runs > 1) {
 			runs_mean(sum, rs);
