@@ -1100,7 +1100,7 @@ static const char no_bpf[] =
  */
 static const char *refused(const char *a)
 {
-	if (is_opt(a, "-G") || is_opt(a, "--cgroup"))
+	if (is_opt(a, "-G") || is_opt(a, "--cgroup") || is_opt(a, "--for-each-cgroup"))
 		return no_cgroup;
 	if (!strcmp(a, "--bpf-counters") || is_opt(a, "--bpf-attr-map"))
 		return no_bpf;
