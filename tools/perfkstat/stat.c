@@ -159,6 +159,10 @@ static char *privilege_spec(const char *spec)
 		die("--all-user, --all-kernel: give the events of %s :u or :k instead",
 		    spec);
 	end = comma ? comma : spec + strlen(spec);
+	/* pmu=TYPE, tracepoint=ID: the grammar has no exclude bits for them */
+	if (!strncmp(spec, "pmu=", 4) || !strncmp(spec, "tracepoint=", 11))
+		die("--all-user, --all-kernel: perfkmod's grammar has no privilege levels for %s",
+		    spec);
 	/* the modifiers: after a term's closing / or the last :, all letters */
 	slash = memrchr(spec, '/', end - spec);
 	colon = memrchr(spec, ':', end - spec);

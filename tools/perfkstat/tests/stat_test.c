@@ -188,6 +188,11 @@ static void privilege_is(bool user, const char *spec, const char *want)
 	opt.all_kernel = false;
 }
 
+static void privilege_of(const void *arg)
+{
+	free(privilege_spec(arg));
+}
+
 void stat_options_tests(void)
 {
 	static const char * const all[] = {
@@ -272,6 +277,10 @@ void stat_options_tests(void)
 	privilege_is(true, "cpu/event=0x3c/", "cpu/event=0x3c/uh");
 	privilege_is(false, "cpu/event=0x3c/u", "cpu/event=0x3c/k");
 	privilege_is(true, "sched:sched_switch", "sched:sched_switch:uh");
+	opt.all_user = true;
+	is_u64(exit_status(privilege_of, "tracepoint=319"), 1,
+	       "--all-user: refused for tracepoint=ID, which has no privilege levels");
+	opt.all_user = false;
 
 	/* --no-scale: the count as read, not scaled to the enabled time */
 	opt.no_scale = true;
