@@ -274,7 +274,8 @@ build_helpers() {
 }
 
 # perf_tests: perf's tests the guest runs (tests/guest/test-perf-stat.sh),
-# the perf stat output tests and their lib/, from PERFKMOD_PERF_TESTS
+# the perf stat output tests, its CSV summary test and stat.sh, and their
+# lib/, from PERFKMOD_PERF_TESTS
 # (kernel_tools) into the module directory, for initramfs.sh's
 # /tests/perf/. Without them that guest test fails, saying so.
 perf_tests() {
@@ -283,7 +284,8 @@ perf_tests() {
 	rm -rf "$out"
 	[ -n "$dir" ] && [ -d "$dir/lib" ] || return 0
 	mkdir -p "$out"
-	cp "$dir"/stat+*_output.sh "$out/" && cp -r "$dir/lib" "$out/" ||
+	cp "$dir"/stat+*_output.sh "$dir/stat+csv_summary.sh" "$dir/stat.sh" \
+		"$out/" && cp -r "$dir/lib" "$out/" ||
 		lane_failed "cannot copy perf's tests from $dir"
 }
 

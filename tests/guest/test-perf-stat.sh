@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# perf's own perf stat output tests, run against perfkstat: the scripts
-# stat+std_output.sh, stat+csv_output.sh and stat+json_output.sh of the
-# kernel's tools/perf/tests/shell (scripts/check.sh copies them and their
+# perf's own perf stat tests, run against perfkstat: the scripts
+# stat+std_output.sh, stat+csv_output.sh, stat+json_output.sh and
+# stat+csv_summary.sh of the kernel's tools/perf/tests/shell, and the
+# default case of its stat.sh (scripts/check.sh copies them and their
 # lib/ to /tests/perf/), as perf test runs them, under Debian's static bash,
 # with the commands they lack on their PATH (perf-stat-shims.sh): perf,
 # whose "perf stat ARGS" runs "perfkstat stat ARGS" unchanged; python3,
@@ -16,7 +17,8 @@
 # what the script prints ("Checking ... [Success]", "[Skip] WHY", or what
 # went wrong: the checker's or perfkstat's own words), a check after a
 # failed one failed as not run, and the script's exit status one more case,
-# perf-stat-KIND.exits-0. The JSON test's linter runs on the host: each
+# perf-stat-KIND.exits-0. stat+csv_summary.sh and stat.sh's case are a
+# case each, their exit status and what they print (below). The JSON test's linter runs on the host: each
 # JSON check that gets to its linter here sends the linter's input and
 # arguments to the console (base64), and scripts/judge.py runs
 # perf_json_output_lint.py on them with the host's Python: its verdict is
@@ -42,16 +44,16 @@ done
 export PATH=$work/bin:$PATH PERF_STAT_SPOOL=$work/lint
 loaded perfkmod || insmod $MODDIR/perfkmod.ko
 
-# run KIND: stat+KIND_output.sh run as perf test runs it, in a session of
-# its own (killed whole after $limit seconds), what it prints in
-# $work/KIND.out; its exit status in $rc ("timeout" when killed).
+# run KIND [SCRIPT]: SCRIPT (stat+KIND_output.sh) run as perf test runs
+# it, in a session of its own (killed whole after $limit seconds), what it
+# prints in $work/KIND.out; its exit status in $rc ("timeout" when killed).
 run() {
 	rm -f $work/$1.rc
 	setsid sh -c '"$1" >"$2" 2>&1 </dev/null; echo $? >"$3.tmp"
-		mv "$3.tmp" "$3"' sh "$tests/stat+$1_output.sh" $work/$1.out \
-		$work/$1.rc &
+		mv "$3.tmp" "$3"' sh "${2:-$tests/stat+$1_output.sh}" \
+		$work/$1.out $work/$1.rc &
 	_pid=$!
-	if await $limit "stat+$1_output.sh to end" test -e $work/$1.rc \
+	if await $limit "${2:-stat+$1_output.sh} to end" test -e $work/$1.rc \
 		>/dev/null; then
 		read -r rc <$work/$1.rc
 	else
@@ -202,5 +204,172 @@ for kind in std csv json; do
 		;;
 	esac
 done
+
+# run_script NAME SCRIPT WANT: SCRIPT run as run() runs it, case NAME: it
+# ends 0 and what it prints has the line WANT (none: prints nothing)
+run_script() {
+	run "$1" "$2"
+	if [ "$rc" != 0 ]; then
+		fail "$1" "exit $rc: $(tail -n 5 $work/$1.out | tr '\n' ' ')"
+	elif [ -n "$3" ] && ! grep -qxF "$3" $work/$1.out; then
+		fail "$1" "no '$3' in: $(tail -n 5 $work/$1.out | tr '\n' ' ')"
+	elif [ -z "$3" ] && [ -s $work/$1.out ]; then
+		fail "$1" "it printed: $(tail -n 5 $work/$1.out | tr '\n' ' ')"
+	else
+		pass "$1"
+	fi
+}
+
+# stat+csv_summary.sh, as written: it prints nothing and ends 0 when every
+# line with "summary" begins with that word, and none has it with
+# --no-csv-summary; but it ends 0 as well when perf stat prints no such
+# line at all, or fails. So its two perf stat commands are checked here
+# too, against what perf's display code prints (util/stat-display.c): an
+# interval's row, its time first, and after it --summary's row of the
+# whole count, "summary" its first field, or with --no-csv-summary
+# nothing in its place.
+run_script perf-stat-csv-summary.exits-0 $tests/stat+csv_summary.sh ''
+summary() {
+	perf stat -e cycles -x' ' -I1000 --interval-count 1 --summary "$@" \
+		>$work/summary.out 2>&1
+	awk -v want="$1" '
+	$1 ~ /^[0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]$/ &&
+		/ cycles / { iv++; next }
+	$1 == "summary" && / cycles / { sum++; next }
+	/ cycles / { bare++; next }
+	{ other++ }
+	END {
+		if (want == "--no-csv-summary")
+			exit !(iv == 1 && bare == 1 && !sum && !other)
+		exit !(iv == 1 && sum == 1 && !bare && !other)
+	}' $work/summary.out || { cat $work/summary.out; return 1; }
+}
+check perf-stat-csv-summary.summary-row summary
+check perf-stat-csv-summary.no-csv-summary-row summary --no-csv-summary
+
+# stat.sh: its test_default_stat, as written, alone: its other cases need
+# what perfkstat leaves to perf (perf stat record and report, perf
+# script), groups scheduled together (weak groups, topdown's slots), or a
+# hybrid machine's core PMUs (--cputype): in-kernel counters cannot do
+# those. The function is taken from the script unchanged.
+{
+	echo '#!/bin/sh'
+	echo 'set -e'
+	sed -n '/^test_default_stat() {$/,/^}$/p' $tests/stat.sh
+	echo 'err=0'
+	echo 'test_default_stat'
+	echo 'exit $err'
+} >$work/stat-default.sh
+chmod +x $work/stat-default.sh
+run_script perf-stat-sh.test_default_stat $work/stat-default.sh \
+	"Basic stat command test [Success]"
+
+# perf stat's other options, as perf prints them (util/stat-display.c):
+# -r's mean and variance ("( +- x.xx% )", CSV's x.xx% after the event,
+# JSON's "variance"), the " (N runs)" title and the time's deviation
+p=$work/opt
+perf stat -r 3 -x, -e page-faults true 2>$p.r.csv
+check perf-stat-opt.repeat-csv-variance awk -F, '$3 == "page-faults" &&
+	$4 ~ /^[0-9]+\.[0-9][0-9]%$/ && NF == 8 { n++ } END { exit n != 1 }' $p.r.csv
+perf stat -r 3 -e page-faults true 2>$p.r.txt
+check perf-stat-opt.repeat-title grep -qF "Performance counter stats for 'true' (3 runs):" $p.r.txt
+check perf-stat-opt.repeat-elapsed grep -qE '^ +[0-9]+\.[0-9]+ \+- [0-9]+\.[0-9]+ seconds time elapsed' $p.r.txt
+perf stat -r 2 -j -e page-faults true 2>$p.r.json
+check perf-stat-opt.repeat-json-variance grep -qE '"event" : "page-faults", "variance" : [0-9]+\.[0-9][0-9], "event-runtime"' $p.r.json
+check_fails perf-stat-opt.repeat-needs-a-command perf stat -r 2 -e page-faults
+# a run whose command SIGINT ends is the last (^C ends the runs): one run,
+# no variance, the command's status
+# (SIGINT ignored from the start stays ignored: then there is nothing to see)
+sh -c 'kill -INT $$'
+if [ $? != 130 ]; then
+	skip perf-stat-opt.repeat-sigint-last "SIGINT is ignored here"
+else
+	perf stat -r 5 -x, -e page-faults -- sh -c 'kill -INT $$' 2>$p.ri.csv
+	rc=$?
+	check perf-stat-opt.repeat-sigint-last sh -c "[ $rc = 130 ] &&
+		awk -F, '\$3 == \"page-faults\" && NF == 7 { n++ } END { exit n != 1 }' $p.ri.csv"
+fi
+
+# -C: counters on those CPUs alone, titled as perf's
+perf stat -C 0 -e cpu-clock -- true 2>$p.c.txt
+check perf-stat-opt.cpu-title grep -qF "Performance counter stats for 'CPU(s) 0':" $p.c.txt
+perf stat -C 0 -A -x, -e cpu-clock -- true 2>$p.c.csv
+cpu_rows() {
+	awk -F, '$4 == "cpu-clock" { n++; c = $1 }
+	END { exit !(n == 1 && c == "CPU0") }' $p.c.csv || { cat $p.c.csv; return 1; }
+}
+check perf-stat-opt.cpu-rows cpu_rows
+check_fails perf-stat-opt.cpu-not-a-list perf stat -C x -e cpu-clock true
+
+# -n: no counters, the time alone; with -x, nothing at all
+perf stat -n true 2>$p.n.txt
+check perf-stat-opt.null-time sh -c "grep -q 'seconds time elapsed' $p.n.txt &&
+	! grep -q 'task-clock' $p.n.txt"
+perf stat -n -x, true 2>$p.n.csv
+check perf-stat-opt.null-csv-empty test ! -s $p.n.csv
+
+# -d, -dd, -ddd: perf's detailed events after the default ones, each a
+# row, <not supported> where the machine lacks it
+d4="L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses"
+d10="$d4 L1-icache-loads L1-icache-load-misses dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses"
+d12="$d10 L1-dcache-prefetches L1-dcache-prefetch-misses"
+detailed() {
+	perf stat "$1" -x, true 2>$p.d.csv &&
+	[ "$(awk -F, 'NR > 8 { printf "%s%s", s, $3; s = " " }' $p.d.csv)" = "$2" ] ||
+		{ cat $p.d.csv; return 1; }
+}
+check perf-stat-opt.detailed detailed -d "$d4"
+check perf-stat-opt.detailed-2 detailed -dd "$d10"
+check perf-stat-opt.detailed-3 detailed -ddd "$d12"
+
+# --all-user, --all-kernel: perf's exclude_kernel and exclude_user on
+# every event, the hypervisor's as the event's modifiers say
+privilege() {
+	perf stat "$1" -x, -e page-faults -e "cpu-clock:$2" -- \
+		perfkstat list >$p.l.txt 2>&1 &&
+	grep -q "^add perfkstat-.* page-faults:$3," $p.l.txt &&
+	grep -q "^add perfkstat-.* cpu-clock:$4," $p.l.txt ||
+		{ cat $p.l.txt; return 1; }
+}
+check perf-stat-opt.all-user privilege --all-user k uh u
+check perf-stat-opt.all-kernel privilege --all-kernel uh kh kh
+
+# --timeout: the command gets SIGTERM, as perf's
+perf stat --timeout 200 -x, -e page-faults -- sleep 100 2>$p.t.csv
+rc=$?
+check perf-stat-opt.timeout sh -c "[ $rc = 143 ] && grep -q ',page-faults,' $p.t.csv"
+check_fails perf-stat-opt.timeout-under-10ms perf stat --timeout 5 true
+
+# -D: disabled, then enabled, said as perf says it
+perf stat -D 50 -x, -e page-faults true 2>$p.D.csv
+delay() {
+	grep -qx 'Events disabled' $p.D.csv && grep -qx 'Events enabled' $p.D.csv &&
+	grep -q ',page-faults,' $p.D.csv || { cat $p.D.csv; return 1; }
+}
+check perf-stat-opt.delay delay
+
+# an event of perfkmod's grammar is labelled as perf names such an
+# event: page-faults,pinned is page-faults/pinned/, one CSV field
+perf stat -x, -e page-faults,pinned true 2>$p.label.csv
+check perf-stat-opt.label-perf-name awk -F, '$3 == "page-faults/pinned/" &&
+	NF == 7 { n++ } END { exit n != 1 }' $p.label.csv
+
+# --metric-only: perf's header, the units of the metrics it shows (not
+# /sec or CPUs utilized), a ratio named after its event; then one row
+metric_only() {
+	perf stat --metric-only -x, true 2>$p.m.csv &&
+	[ "$(head -n 1 $p.m.csv)" = "GHz,insn per cycle,branch-misses of all branches," ] &&
+	[ "$(wc -l <$p.m.csv)" = 2 ] || { cat $p.m.csv; return 1; }
+}
+check perf-stat-opt.metric-only metric_only
+
+# refused, each with its reason
+refused() {
+	! perf stat "$@" -e page-faults true >$p.ref 2>&1 &&
+	grep -qe "$1: " $p.ref || { cat $p.ref; return 1; }
+}
+check perf-stat-opt.cgroup-refused refused -G foo
+check perf-stat-opt.bpf-counters-refused refused --bpf-counters
+check_fails perf-stat-opt.no-temporaries-left grep -q perfkstat- $DBG/list
 
 rmmod perfkmod

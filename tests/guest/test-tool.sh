@@ -164,14 +164,18 @@ check tool-cmd-status sh -c "perfkstat stat -e page-faults -- sh -c 'exit 3' 2>/
 	[ \$? = 3 ]"
 check_fails tool-e-bad-spec-fails perfkstat stat -e bogus -- true
 check_fails tool-e-bad-spec-leaves-nothing grep -q perfkstat- $DBG/control
-check_fails tool-e-needs-a-target perfkstat stat -e page-faults
+# -e without a command or target counts every CPU, as perf's
+check tool-e-no-target-system-wide \
+	sh -c "perfkstat stat -e page-faults --timeout 100 2>&1 |
+	grep -q \"Performance counter stats for 'system wide':\""
 
 # -e as perf takes it, a comma-separated list: a row an event, named as
-# typed; perfkmod's options (pinned) stay with the event before them
+# typed; perfkmod's options (pinned) stay with the event before them,
+# its row named as perf names an event with terms (page-faults/pinned/)
 check tool-e-list sh -c "perfkstat stat -x, -e page-faults,context-switches -- true 2>&1 |
 	awk -F, '{ print \$3 }' | tr '\n' ' ' | grep -qx 'page-faults context-switches '"
 check tool-e-list-options sh -c "perfkstat stat -e page-faults,pinned,context-switches -- true 2>&1 |
-	grep -c -e ' page-faults,pinned ' -e ' context-switches ' | grep -qx 2"
+	grep -c -e ' page-faults/pinned/ ' -e ' context-switches ' | grep -qx 2"
 check_fails tool-e-list-empty-fails perfkstat stat -e page-faults,,context-switches -- true
 
 # the command alone: the 2000 pages its child touches count, the 20000

@@ -12,7 +12,9 @@
  * clock's nanoseconds shown as msec are rounded to the nearest (a half to
  * even). The metrics, ratios, are doubles as in perf.
  */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stat.h"
@@ -24,10 +26,25 @@
 #define INTERVAL_LEN	16
 #define COMM_LEN	16
 #define PID_LEN		7
+#define METRIC_ONLY_LEN	20
 
 static const int aggr_len[] = {
 	[AGGR_CORE] = 18, [AGGR_CACHE] = 22, [AGGR_CLUSTER] = 20,
 	[AGGR_DIE] = 12, [AGGR_SOCKET] = 6, [AGGR_NODE] = 6, [AGGR_NONE] = 6,
+};
+
+/* --metric-only: the indent of the table's header, and CSV's first fields */
+static const int aggr_header_len[] = {
+	[AGGR_CORE] = 18, [AGGR_CACHE] = 22, [AGGR_CLUSTER] = 20,
+	[AGGR_DIE] = 12, [AGGR_SOCKET] = 6, [AGGR_NODE] = 6, [AGGR_NONE] = 6,
+	[AGGR_THREAD] = 16, [AGGR_GLOBAL] = 0,
+};
+
+static const char * const aggr_header_csv[] = {
+	[AGGR_CORE] = "core,cpus,", [AGGR_CACHE] = "cache,cpus,",
+	[AGGR_CLUSTER] = "cluster,cpus,", [AGGR_DIE] = "die,cpus,",
+	[AGGR_SOCKET] = "socket,cpus,", [AGGR_NONE] = "cpu,",
+	[AGGR_THREAD] = "comm-pid,", [AGGR_NODE] = "node,", [AGGR_GLOBAL] = "",
 };
 
 static const char * const aggr_name[] = {
@@ -35,6 +52,75 @@ static const char * const aggr_name[] = {
 	[AGGR_DIE] = "die", [AGGR_SOCKET] = "socket", [AGGR_NODE] = "node",
 	[AGGR_NONE] = "cpu",
 };
+
+/*
+ * cache_type_of: the type perf's evsel__stat_type() gives a cache event
+ * NAME (CACHE-OP[-RESULT], as perfkmod's grammar reads it): its reads,
+ * accesses or misses, of the caches perf's metrics pair; ST_OTHER else
+ */
+static enum stat_type cache_type_of(const char *name)
+{
+	static const struct {
+		const char *cache;
+		enum stat_type access, miss;
+	} caches[] = {
+		{ "L1-dcache-", ST_L1_DCACHE, ST_L1D_MISS },
+		{ "L1-icache-", ST_L1_ICACHE, ST_L1I_MISS },
+		{ "LLC-", ST_LL_CACHE, ST_LL_MISS },
+		{ "dTLB-", ST_DTLB_CACHE, ST_DTLB_MISS },
+		{ "iTLB-", ST_ITLB_CACHE, ST_ITLB_MISS },
+	};
+	static const char * const access[] = {
+		"load", "loads", "load-accesses", "load-access", "load-refs",
+		"loads-accesses", "loads-access", "loads-refs",
+	};
+	static const char * const miss[] = {
+		"load-misses", "load-miss", "loads-misses", "loads-miss",
+	};
+	const char *op;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(caches); i++) {
+		if (strncmp(name, caches[i].cache, strlen(caches[i].cache)))
+			continue;
+		op = name + strlen(caches[i].cache);
+		for (k = 0; k < ARRAY_SIZE(access); k++)
+			if (!strcmp(op, access[k]))
+				return caches[i].access;
+		for (k = 0; k < ARRAY_SIZE(miss); k++)
+			if (!strcmp(op, miss[k]))
+				return caches[i].miss;
+	}
+	return ST_OTHER;
+}
+
+/* update_stats: VAL, one run's, into S: perf's update_stats() (Welford) */
+void update_stats(struct run_stats *s, u64 val)
+{
+	double delta;
+
+	s->n++;
+	delta = val - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * (val - s->mean);
+}
+
+/* stddev_stats: the standard deviation of S's mean, perf's stddev_stats() */
+double stddev_stats(const struct run_stats *s)
+{
+	double variance;
+
+	if (s->n < 2)
+		return 0.0;
+	variance = s->m2 / (s->n - 1);
+	return sqrt(variance / s->n);
+}
+
+/* rel_stddev: STDDEV in percent of AVG (0 if AVG is), perf's rel_stddev_stats() */
+double rel_stddev(double stddev, double avg)
+{
+	return avg ? 100.0 * stddev / avg : 0.0;
+}
 
 enum stat_type stat_type_of(const char *name)
 {
@@ -59,7 +145,7 @@ enum stat_type stat_type_of(const char *name)
 	for (i = 0; i < ARRAY_SIZE(types); i++)
 		if (!strcmp(name, types[i].name))
 			return types[i].type;
-	return ST_OTHER;
+	return cache_type_of(name);
 }
 
 static const struct stat_sum *sum_of(const struct stat_out *o, int e, int a)
@@ -159,23 +245,24 @@ static void ratio(struct metric *m, double num, double den, const char *unit)
 	}
 }
 
-/* metric_of: the metric perf shows for row E, A of count V (ns for a clock) */
-static void metric_of(const struct stat_out *o, int e, int a, double v,
-		      struct metric *m)
+/*
+ * metric_calc: the metric perf's shadow stats give row E, A of count V
+ * (ns for a clock), counted or not (--metric-only's header asks)
+ */
+static void metric_calc(const struct stat_out *o, int e, int a, double v,
+			struct metric *m)
 {
 	double d;
 
 	memset(m, 0, sizeof(*m));
-	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
-		m->unit = "";
-		return;
-	}
 	switch (o->events[e].type) {
 	case ST_NSECS:
 		m->unit = "CPUs utilized";
-		if (o->wall_ns) {
+		/* -r's: the runs' mean time, perf's avg_stats() */
+		d = o->runs > 1 ? o->wall_avg_ns : (double)o->wall_ns;
+		if (d) {
 			m->fmt = "%8.3f";
-			m->val = v / (double)o->wall_ns;
+			m->val = v / d;
 		}
 		return;
 	case ST_CYCLES:
@@ -206,6 +293,21 @@ static void metric_of(const struct stat_out *o, int e, int a, double v,
 	case ST_CACHE_MISSES:
 		ratio(m, v, find(o, e, a, ST_CACHE_REFS), "of all cache refs");
 		return;
+	case ST_L1D_MISS:
+		ratio(m, v, find(o, e, a, ST_L1_DCACHE), "of all L1-dcache accesses");
+		return;
+	case ST_L1I_MISS:
+		ratio(m, v, find(o, e, a, ST_L1_ICACHE), "of all L1-icache accesses");
+		return;
+	case ST_LL_MISS:
+		ratio(m, v, find(o, e, a, ST_LL_CACHE), "of all LL-cache accesses");
+		return;
+	case ST_DTLB_MISS:
+		ratio(m, v, find(o, e, a, ST_DTLB_CACHE), "of all dTLB cache accesses");
+		return;
+	case ST_ITLB_MISS:
+		ratio(m, v, find(o, e, a, ST_ITLB_CACHE), "of all iTLB cache accesses");
+		return;
 	default:
 		break;
 	}
@@ -224,6 +326,18 @@ static void metric_of(const struct stat_out *o, int e, int a, double v,
 		}
 		m->unit = m->unit_buf;
 	}
+}
+
+/* metric_of: the metric perf shows for row E, A of count V (ns for a clock) */
+static void metric_of(const struct stat_out *o, int e, int a, double v,
+		      struct metric *m)
+{
+	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
+		memset(m, 0, sizeof(*m));
+		m->unit = "";
+		return;
+	}
+	metric_calc(o, e, a, v, m);
 }
 
 /* a JSON string: ", \ and the control characters escaped */
@@ -276,6 +390,27 @@ static void print_metric(const struct stat_out *o, const struct metric *m)
 		fputc('}', o->f);
 		return;
 	}
+}
+
+/*
+ * print_noise: -r's variance of row S, perf's print_noise(): in CSV and
+ * JSON before the metric, in the table after it (and only if not 0)
+ */
+static void print_noise(const struct stat_out *o, const struct stat_sum *s,
+			bool before_metric)
+{
+	bool before = o->fmt != FMT_STD;
+	double pct;
+
+	if (o->runs <= 1 || before_metric != before)
+		return;
+	pct = rel_stddev(s->stddev, (double)s->val);
+	if (o->fmt == FMT_JSON)
+		fprintf(o->f, "\"variance\" : %.2f, ", pct);
+	else if (o->fmt == FMT_CSV)
+		fprintf(o->f, "%s%.2f%%", o->sep, pct);
+	else if (pct)
+		fprintf(o->f, "  ( +-%6.2f%% )", pct);
 }
 
 /* where a row is: perf's aggr_printout() */
@@ -362,16 +497,21 @@ static void print_row(const struct stat_out *o, int e, int a)
 		fprintf(o->f, "%*s %-*s %-*s", COUNTS_LEN, ok ? val : bad,
 			UNIT_LEN, unit, EVNAME_LEN, ev->label);
 		print_metric(o, &m);
+		print_noise(o, s, false);
 		if (s->run != s->ena)
 			fprintf(o->f, "  (%.2f%%)", 100.0 * s->run / s->ena);
 		break;
 	case FMT_CSV:
 		if (o->interval)
 			fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
+		else if (o->summary)
+			fprintf(o->f, "summary%s", o->sep);
 		print_place(o, a, s->nr);
-		fprintf(o->f, "%s%s%s%s%s%s%llu%s%.2f", ok ? val : bad,
-			o->sep, unit, o->sep, ev->label, o->sep,
-			(unsigned long long)s->run, o->sep, pct);
+		fprintf(o->f, "%s%s%s%s%s", ok ? val : bad, o->sep, unit,
+			o->sep, ev->label);
+		print_noise(o, s, true);
+		fprintf(o->f, "%s%llu%s%.2f", o->sep, (unsigned long long)s->run,
+			o->sep, pct);
 		print_metric(o, &m);
 		break;
 	case FMT_JSON:
@@ -383,12 +523,140 @@ static void print_row(const struct stat_out *o, int e, int a)
 		json_str(o->f, ok ? val : bad);
 		fprintf(o->f, ", \"unit\" : \"%s\", \"event\" : ", unit);
 		json_str(o->f, ev->label);
-		fprintf(o->f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
+		fputs(", ", o->f);
+		print_noise(o, s, true);
+		fprintf(o->f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
 			(unsigned long long)s->run, pct);
 		print_metric(o, &m);
 		break;
 	}
 	fputc('\n', o->f);
+}
+
+/* only_metric: the metrics --metric-only shows: perf's valid_only_metric() */
+static bool only_metric(const char *unit)
+{
+	return unit && !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
+}
+
+/* only_unit: a ratio's unit named after its event: perf's fixunit() */
+static const char *only_unit(char *buf, size_t size, const struct stat_event *ev,
+			     const char *unit)
+{
+	if (strncmp(unit, "of all", 6))
+		return unit;
+	snprintf(buf, size, "%s %s", ev->label, unit);
+	return buf;
+}
+
+/*
+ * print_metric_headers: --metric-only's header, a metric's unit a
+ * column, perf's print_metric_headers(): every event's metrics, counted
+ * or not; the table's indented past the place's column (but an
+ * interval's, INTERVAL)
+ */
+void print_metric_headers(const struct stat_out *o, bool interval)
+{
+	const char *p, *unit;
+	struct metric m;
+	char buf[160];
+	int e;
+
+	if (o->fmt == FMT_JSON)
+		return;
+	if (o->fmt == FMT_CSV) {
+		if (o->interval)
+			fprintf(o->f, "time%s", o->sep);
+		for (p = aggr_header_csv[o->mode]; *p; p++)
+			if (*p == ',')
+				fputs(o->sep, o->f);
+			else
+				fputc(*p, o->f);
+	} else {
+		fputc(' ', o->f);
+		if (!interval)
+			fprintf(o->f, "%*s", aggr_header_len[o->mode], "");
+	}
+	for (e = 0; e < o->nevents; e++) {
+		metric_calc(o, e, 0, 0, &m);
+		if (!only_metric(m.unit))
+			continue;
+		unit = only_unit(buf, sizeof(buf), &o->events[e], m.unit);
+		if (o->fmt == FMT_CSV)
+			fprintf(o->f, "%s%s", unit, o->sep);
+		else
+			fprintf(o->f, "%*s ", METRIC_ONLY_LEN, unit);
+	}
+	fputc('\n', o->f);
+}
+
+/*
+ * print_metric_only: --metric-only's row of place A, its metrics a
+ * column each: perf's print_metric_only() and its CSV and JSON ones (an
+ * event not counted, an empty column; JSON leaves it out)
+ */
+static void print_metric_only(const struct stat_out *o, int a, int nr)
+{
+	unsigned long long sec = o->ts_ns / 1000000000, ns = o->ts_ns % 1000000000;
+	char ubuf[160], vbuf[64], *v, *end;
+	const char *unit;
+	bool first = true;
+	struct metric m;
+	int e, len;
+
+	if (o->fmt == FMT_JSON)
+		fputc('{', o->f);
+	if (o->interval && o->fmt == FMT_JSON)
+		fprintf(o->f, "\"interval\" : %llu.%09llu, ", sec, ns);
+	else if (o->interval && o->fmt == FMT_CSV)
+		fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
+	else if (o->interval)
+		fprintf(o->f, "%6llu.%09llu ", sec, ns);
+	print_place(o, a, nr);
+	for (e = 0; e < o->nevents; e++) {
+		metric_of(o, e, a, (double)sum_of(o, e, a)->val, &m);
+		if (!o->events[e].supported)
+			m = (struct metric){ .unit = "" };
+		if (!only_metric(m.unit))
+			continue;
+		unit = only_unit(ubuf, sizeof(ubuf), &o->events[e], m.unit);
+		vbuf[0] = '\0';
+		if (m.fmt)
+			snprintf(vbuf, sizeof(vbuf), m.fmt, m.val);
+		if (o->fmt == FMT_STD) {
+			len = METRIC_ONLY_LEN;
+			if ((size_t)len < strlen(unit))
+				len = strlen(unit) + 1;
+			fprintf(o->f, "%*s ", len, vbuf);
+			continue;
+		}
+		v = vbuf + strspn(vbuf, " ");
+		for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+			;
+		*end = '\0';
+		if (o->fmt == FMT_CSV) {
+			fprintf(o->f, "%s%s", v, o->sep);
+		} else if (*unit && *v) {
+			fprintf(o->f, "%s\"%s\" : \"%s\"", first ? "" : ", ", unit, v);
+			first = false;
+		}
+	}
+	if (o->fmt == FMT_JSON)
+		fprintf(o->f, "%s}", first ? "\"metric-value\" : \"none\"" : "");
+	fputc('\n', o->f);
+}
+
+/* print_metric_only_rows: --metric-only's rows, a place each */
+static void print_metric_only_rows(const struct stat_out *o)
+{
+	int a, e, nr;
+
+	for (a = 0; a < o->naggr; a++) {
+		for (e = nr = 0; e < o->nevents && !nr; e++)
+			nr = sum_of(o, e, a)->nr;
+		if (nr || o->mode == AGGR_GLOBAL)
+			print_metric_only(o, a, nr);
+	}
 }
 
 /*
@@ -402,6 +670,10 @@ void print_rows(const struct stat_out *o)
 			o->mode != AGGR_THREAD;
 	int i, j, e, a;
 
+	if (o->metric_only) {
+		print_metric_only_rows(o);
+		return;
+	}
 	for (i = 0; i < (by_place ? o->naggr : o->nevents); i++)
 		for (j = 0; j < (by_place ? o->nevents : o->naggr); j++) {
 			e = by_place ? j : i;
@@ -414,20 +686,31 @@ void print_rows(const struct stat_out *o)
 
 /*
  * print_header: the table's "Performance counter stats for WHAT:", or
- * with -I, its column header now and again; CSV and JSON have none.
+ * with -I, its column header now and again: perf's print_header(), whose
+ * count of intervals starts anew after 26 of them; a table after
+ * intervals (--summary's) has its title only where the count starts
+ * anew. CSV and JSON have none.
  */
 void print_header(const struct stat_out *o, const char *what)
 {
 	static int intervals;
+	bool show = !intervals;
 
-	if (o->fmt != FMT_STD)
+	if (o->interval && intervals++ == 25)
+		intervals = 0;
+	if (!show || o->fmt == FMT_JSON)
 		return;
-	if (!o->interval) {
-		fprintf(o->f, "\n Performance counter stats for %s:\n\n", what);
+	if (o->fmt == FMT_CSV) {
+		if (o->metric_only)
+			print_metric_headers(o, true);
 		return;
 	}
-	if (intervals++ % 25)
+	if (!o->interval) {
+		fprintf(o->f, "\n Performance counter stats for %s:\n\n", what);
+		if (o->metric_only)
+			print_metric_headers(o, false);
 		return;
+	}
 	switch (o->mode) {
 	case AGGR_GLOBAL:
 		fprintf(o->f, "#%*s", INTERVAL_LEN - 1, "time");
@@ -445,17 +728,46 @@ void print_header(const struct stat_out *o, const char *what)
 			aggr_len[o->mode], aggr_name[o->mode]);
 		break;
 	}
-	fprintf(o->f, " %*s %*s events\n", COUNTS_LEN, "counts", UNIT_LEN,
-		"unit");
+	if (o->metric_only)
+		print_metric_headers(o, true);
+	else
+		fprintf(o->f, " %*s %*s events\n", COUNTS_LEN, "counts", UNIT_LEN,
+			"unit");
 }
 
-/* print_footer: the table's time elapsed, and the command's user and sys */
+/* the decimals perf shows of a time of deviation SD: its get_precision() */
+static int precision_of(double sd)
+{
+	if (sd > 1)
+		return 0;
+	return lround(ceil(-log10(sd)));
+}
+
+/*
+ * print_footer: the table's time elapsed, and the command's user and sys
+ * (not of -r's runs, whose mean time and its deviation it shows instead)
+ */
 void print_footer(const struct stat_out *o, u64 elapsed_ns,
 		  const struct timeval *user, const struct timeval *sys)
 {
+	double avg = o->wall_avg_ns / 1e9, sd = o->wall_sd_ns / 1e9;
+	int prec;
+
 	if (o->fmt != FMT_STD || o->interval)
 		return;
-	fprintf(o->f, "\n %17.9f seconds time elapsed", elapsed_ns / 1e9);
+	if (!o->null_run)
+		fputc('\n', o->f);
+	if (o->runs > 1) {
+		prec = precision_of(sd) + 2;
+		fprintf(o->f, " %17.*f +- %.*f seconds time elapsed", prec, avg,
+			prec, sd);
+		sd = rel_stddev(sd, avg);
+		if (sd)
+			fprintf(o->f, "  ( +-%6.2f%% )", sd);
+		fputs("\n\n", o->f);
+		return;
+	}
+	fprintf(o->f, " %17.9f seconds time elapsed", elapsed_ns / 1e9);
 	if (user)
 		fprintf(o->f, "\n\n %17.9f seconds user\n %17.9f seconds sys\n",
 			user->tv_sec + user->tv_usec / 1e6,

@@ -6,12 +6,15 @@
  *  - a command (without -a, -p or -t): task counters on it with inherit,
  *    made before it execs and enabled by its exec, so that it and its
  *    children are counted and nothing else;
- *  - -a: all-CPUs counters, while the command runs or until SIGINT;
+ *  - -a: all-CPUs counters, while the command runs or until SIGINT
+ *    (or --timeout); -C LIST: a counter on each CPU of LIST, the same;
+ *    events (-e, -d, -n) but no command or target: -a, as perf's;
  *  - -p PID / -t TID: a task counter per thread of PID (or on TID);
  *  - none of these: the named counters (-k NAME, or all of them), now,
  *    or with -I in each interval.
- * The -e events (perf's default set if none is named) are temporary
- * counters, deleted however perfkstat ends. A row sums a counter's
+ * The -e events (perf's default set if none is named, and -d's) are
+ * temporary counters, deleted however perfkstat ends; -r makes them anew
+ * for each run, and shows each row's mean and its deviation, as perf. A row sums a counter's
  * deltas over the CPUs (or threads) of its place, each scaled to its
  * enabled time first, as perf does (a row of all CPUs scales the sum the
  * kernel gives in one read of list); stat-display.c prints them.
@@ -72,22 +75,131 @@ static struct {
 	char **specs, **labels, **names;	/* labels: the specs as typed */
 	int nspecs, nnames;
 	const char *pids, *tids, *output;
-	bool append, json, big_num;
+	bool append, json, big_num, all;
 	const char *sep;
 	u64 interval_ns, interval_count;
-} opt = { .big_num = true };
+	const char *cpus;		/* -C, as typed */
+	u64 repeat, delay_ms, timeout_ms;
+	int detailed;
+	bool summary, no_csv_summary, null_run, no_scale, all_user, all_kernel;
+	bool metric_only;
+} opt = { .big_num = true, .repeat = 1 };
+
+static int *cpu_ids, ncpu_ids;	/* -C's CPUs */
+
+/* perf's -d, -dd and -ddd: the events each adds to the others */
+static char *detailed_events[] = {
+	"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses",
+	"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads",
+	"dTLB-load-misses", "iTLB-loads", "iTLB-load-misses",
+	"L1-dcache-prefetches", "L1-dcache-prefetch-misses",
+};
+
+static const int detailed_count[] = { 0, 4, 10, 12 };
+
+/*
+ * top_comma: SPEC's first comma outside a pmu/.../ term and a {...}
+ * group, or NULL: where perfkmod's options follow the event
+ */
+static const char *top_comma(const char *spec)
+{
+	int depth = 0;
+	bool term = false;
+
+	for (; *spec; spec++) {
+		if (*spec == '/' && strncmp(spec, "mem:", 4))
+			term = !term;
+		else if (*spec == '{')
+			depth++;
+		else if (*spec == '}')
+			depth--;
+		else if (*spec == ',' && !term && !depth)
+			return spec;
+	}
+	return NULL;
+}
+
+/*
+ * label_of: the name perf gives the event SPEC, as its rows show it: an
+ * event of perfkmod's grammar with options (cycles:u,period=1000) as
+ * perf writes those, its terms (cycles/period=1000/u); else as typed
+ */
+static char *label_of(const char *spec)
+{
+	const char *comma = top_comma(spec), *colon;
+	size_t n;
+
+	if (!comma || memchr(spec, '/', comma - spec) || memchr(spec, '{', comma - spec))
+		return xstrdup(spec);
+	n = comma - spec;
+	colon = memchr(spec, ':', n);
+	if (!colon)
+		return xasprintf("%.*s/%s/", (int)n, spec, comma + 1);
+	return xasprintf("%.*s/%s/%.*s", (int)(colon - spec), spec, comma + 1,
+			 (int)(comma - colon - 1), colon + 1);
+}
+
+/*
+ * privilege_spec: SPEC with --all-user's or --all-kernel's privilege
+ * levels: perf's exclude_kernel and exclude_user set for every event
+ * (its evsel config code), its exclude_hv as the event's own modifiers give it:
+ * the event's u, k and h replaced by u (or k) and, unless it excluded
+ * the hypervisor, h
+ */
+static char *privilege_spec(const char *spec)
+{
+	static const char mod_letters[] = "ukhHGIpPSDWeb";
+	const char *comma = top_comma(spec), *end, *slash, *colon, *mods, *m;
+	char keep[32], *p = keep;
+	bool hv = true;
+
+	if (!opt.all_user && !opt.all_kernel)
+		return xstrdup(spec);
+	if (*spec == '{')
+		die("--all-user, --all-kernel: give the events of %s :u or :k instead",
+		    spec);
+	end = comma ? comma : spec + strlen(spec);
+	/* pmu=TYPE, tracepoint=ID: the grammar has no exclude bits for them */
+	if (!strncmp(spec, "pmu=", 4) || !strncmp(spec, "tracepoint=", 11))
+		die("--all-user, --all-kernel: perfkmod's grammar has no privilege levels for %s",
+		    spec);
+	/* the modifiers: after a term's closing / or the last :, all letters */
+	slash = memrchr(spec, '/', end - spec);
+	colon = memrchr(spec, ':', end - spec);
+	mods = slash && (!colon || colon < slash) ? slash : colon;
+	if (mods && mods == slash && mods + 1 < end && mods[1] == ':')
+		mods++;
+	if (!mods || strspn(mods + 1, mod_letters) != (size_t)(end - mods - 1)) {
+		mods = end;
+	} else {
+		for (m = mods + 1; m < end; m++) {
+			if (*m == 'u' || *m == 'k')
+				hv = false;
+			else if (*m != 'h' && p < keep + sizeof(keep) - 1)
+				*p++ = *m;
+		}
+		if (memchr(mods + 1, 'h', end - mods - 1))
+			hv = true;
+	}
+	*p = '\0';
+	return xasprintf("%.*s%s%s%s%s%s", (int)(mods - spec), spec,
+			 *mods == '/' ? "/" : ":", opt.all_user ? "u" : "k",
+			 hv ? "h" : "", keep, end);
+}
 
 static int add_event(const char *label, const char *spec)
 {
 	struct stat_event *ev;
-	const char *colon, *end = spec + strcspn(spec, ",");
+	const char *colon, *end = top_comma(spec);
 	char *name;
 
+	if (!end)
+		end = spec + strlen(spec);
 	events = xrealloc(events, (nevents + 1) * sizeof(*events));
 	ev = &events[nevents];
 	colon = memchr(spec, ':', end - spec);
 	name = xasprintf("%.*s", (int)((colon ? colon : end) - spec), spec);
-	ev->label = xstrdup(label);
+	ev->label = label_of(label);
 	ev->modifiers = colon ? xasprintf("%.*s", (int)(end - colon - 1),
 					  colon + 1) : xstrdup("");
 	ev->type = stat_type_of(name);
@@ -259,20 +371,24 @@ static bool gone(const char *why)
 
 /*
  * make_temporary: a temporary counter of SPEC (with TARGET's options) in
- * PLACE for event E; false if the machine lacks the event. Any other
- * refusal ends perfkstat with the kernel's reason.
+ * PLACE for event E, on CPU (or -1); false if the machine lacks the
+ * event. Any other refusal ends perfkstat with the kernel's reason.
  */
-static bool make_temporary(int e, const char *spec, const char *target, int place)
+static bool make_temporary(int e, const char *spec, const char *target,
+			   int place, int cpu)
 {
 	static int seq;
 	char *name = xasprintf(ME "-%d-%d", (int)getpid(), ++seq);
-	char *cmd = xasprintf("add %s %s%s", name, spec, target);
+	char *kspec = privilege_spec(spec);
+	char *cmd = xasprintf("add %s %s%s", name, kspec, target);
 	char *why;
 
+	free(kspec);
 	/* registered first: a signal during the add leaks nothing */
 	temp_add(name, false);
 	if (!ctl(cmd, true)) {
-		add_counter(name, e, place, -1, opt.target == T_SYSTEM);
+		add_counter(name, e, place, cpu,
+			    opt.target == T_SYSTEM && cpu < 0);
 		free(cmd);
 		return true;
 	}
@@ -288,30 +404,58 @@ static bool make_temporary(int e, const char *spec, const char *target, int plac
 	return false;
 }
 
-static void make_temporaries(pid_t child)
+/*
+ * make_temporaries: the counters of every event for a run (FIRST: the
+ * first, which makes the events' rows too), of CHILD for a command's
+ */
+static void make_temporaries(pid_t child, bool first)
 {
 	char *target;
 	int i, e, p, made;
 
 	for (i = 0; i < opt.nspecs; i++) {
-		e = add_event(opt.labels[i], opt.specs[i]);
+		e = first ? add_event(opt.labels[i], opt.specs[i]) : i;
 		made = 0;
-		if (opt.target == T_SYSTEM) {
-			made = make_temporary(e, opt.specs[i], "", 0);
+		if (opt.target == T_SYSTEM && ncpu_ids) {
+			for (p = 0; p < ncpu_ids; p++) {
+				target = xasprintf(",cpu=%d", cpu_ids[p]);
+				made += make_temporary(e, opt.specs[i], target, 0,
+						       cpu_ids[p]);
+				free(target);
+			}
+		} else if (opt.target == T_SYSTEM) {
+			made = make_temporary(e, opt.specs[i], "", 0, -1);
 		} else if (opt.target == T_COMMAND) {
-			target = xasprintf(",pid=%d,inherit,enable_on_exec", (int)child);
-			made = make_temporary(e, opt.specs[i], target, 0);
+			target = xasprintf(",pid=%d,inherit,enable_on_exec",
+					   (int)child);
+			made = make_temporary(e, opt.specs[i], target, 0, -1);
 			free(target);
 		} else {
 			for (p = 0; p < nthreads; p++) {
 				/* as perf's -p and -t: threads made later count too */
 				target = xasprintf(",pid=%d,inherit", tids[p]);
 				made += make_temporary(e, opt.specs[i], target,
-						       opt.mode == AGGR_THREAD ? p : 0);
+						       opt.mode == AGGR_THREAD ? p : 0, -1);
 				free(target);
 			}
 		}
-		events[e].supported = made > 0;
+		if (first)
+			events[e].supported = made > 0;
+	}
+}
+
+/* drop_temporaries: a run's counters deleted, for the next run's */
+static void drop_temporaries(void)
+{
+	char *cmd;
+
+	while (ncounters) {
+		cmd = xasprintf("del %s", counters[--ncounters].name);
+		if (ctl(cmd, false))
+			exit(1);
+		temp_drop(counters[ncounters].name);
+		free(counters[ncounters].name);
+		free(cmd);
 	}
 }
 
@@ -400,7 +544,9 @@ static void add(struct stat_sum *sum, const struct sample *cur,
 	sum->nr++;
 	sum->ena += ena;
 	sum->run += run;
-	if (run && run < ena)
+	if (opt.no_scale)
+		sum->val += val;	/* perf's --no-scale: counts as read */
+	else if (run && run < ena)
 		sum->val += (u128)val * ena / run;
 	else if (run)
 		sum->val += val;
@@ -442,11 +588,17 @@ static void sums(struct stat_sum *out, const struct sample *cur,
 
 static struct stat_out out;
 
+/*
+ * print_block: the rows of CUR - PREV (PREV NULL: of CUR) into SUM, and
+ * printed after the header of WHAT (the metrics' of --metric-only are
+ * of the rows)
+ */
 static void print_block(const struct sample *cur, const struct sample *prev,
-			struct stat_sum *sum)
+			struct stat_sum *sum, const char *what)
 {
 	sums(sum, cur, prev);
 	out.sums = sum;
+	print_header(&out, what);
 	print_rows(&out);
 }
 
@@ -490,14 +642,15 @@ static enum waited wait_for(u64 deadline, pid_t child, int *status,
 	}
 }
 
-/* what the table's "Performance counter stats for" is for */
-static char *what_is_counted(char **argv, int argc)
+/* what_of: what the table's "Performance counter stats for" is for */
+static char *what_of(char **argv, int argc)
 {
 	char *all, *what;
 
 	switch (opt.target) {
 	case T_SYSTEM:
-		return xstrdup("'system wide'");
+		return opt.cpus ? xasprintf("'CPU(s) %s'", opt.cpus) :
+			xstrdup("'system wide'");
 	case T_TASKS:
 		return opt.pids ? xasprintf("process id '%s'", opt.pids) :
 			xasprintf("thread id '%s'", opt.tids);
@@ -509,6 +662,18 @@ static char *what_is_counted(char **argv, int argc)
 	default:
 		return xstrdup("perfkmod counters");
 	}
+}
+
+/* what_is_counted: what_of(), and -r's runs: perf's " (N runs)" */
+static char *what_is_counted(char **argv, int argc)
+{
+	char *what = what_of(argv, argc), *runs;
+
+	if (opt.repeat <= 1)
+		return what;
+	runs = xasprintf("%s (%d runs)", what, (int)opt.repeat);
+	free(what);
+	return runs;
 }
 
 static FILE *open_output(void)
@@ -552,15 +717,92 @@ static void start(struct workload *w, char **argv)
 	exit(e == ENOENT ? 127 : 126);
 }
 
+/* the named counters' values now: each since it began, so no metric */
+static void show_named(char **argv, int argc, struct stat_sum *sum)
+{
+	struct sample *cur = xmalloc(nslots() * sizeof(*cur) + 1);
+	char *what;
+
+	out.no_metrics = true;
+	snapshot(cur);
+	what = what_is_counted(argv, argc);
+	print_block(cur, NULL, sum, what);
+	free(what);
+	if (out.fmt == FMT_STD)
+		fputc('\n', out.f);
+	free(cur);
+}
+
+/*
+ * end_run: the command of a run stopped by --timeout gets SIGTERM, as
+ * perf's, and is waited for before the counts are read
+ */
+static void end_run(struct workload *w, enum waited how, int *status,
+		    struct rusage *ru)
+{
+	if (how != W_DEADLINE || !opt.timeout_ms || w->pid <= 0)
+		return;
+	kill(w->pid, SIGTERM);
+	reap(w->pid, status, ru);
+	w->pid = -1;
+}
+
+/*
+ * summary: --summary's rows after the intervals, perf's: the counts
+ * since the first snapshot, FIRST, as a run's without -I
+ */
+static void summary(const struct sample *cur, const struct sample *first,
+		    struct stat_sum *sum, u64 wall_ns, char **argv, int argc,
+		    const struct rusage *ru)
+{
+	char *what = what_is_counted(argv, argc);
+
+	out.interval = false;
+	out.wall_ns = wall_ns;
+	out.wall_avg_ns = wall_ns;
+	print_block(cur, first, sum, what);
+	free(what);
+	print_footer(&out, wall_ns,
+		     opt.target == T_COMMAND ? &ru->ru_utime : NULL, &ru->ru_stime);
+}
+
+/*
+ * runs_stat: a run's rows SUM into -r's statistics, RS (perf keeps them
+ * of a row of all CPUs alone: per CPU, the last run's counts show)
+ */
+static void runs_stat(struct run_stats *rs, const struct stat_sum *sum)
+{
+	int i;
+
+	if (opt.mode != AGGR_GLOBAL)
+		return;
+	for (i = 0; i < nevents * nplaces; i++)
+		update_stats(&rs[i], (u64)sum[i].val);
+}
+
+/* runs_mean: SUM's values -r's means (perf's, a u64), and their deviation */
+static void runs_mean(struct stat_sum *sum, const struct run_stats *rs)
+{
+	int i;
+
+	if (opt.mode != AGGR_GLOBAL)
+		return;
+	for (i = 0; i < nevents * nplaces; i++) {
+		sum[i].val = (u64)rs[i].mean;
+		sum[i].stddev = stddev_stats(&rs[i]);
+	}
+}
+
 static int measure(char **argv, int argc)
 {
-	struct sample *prev, *cur, *tmp;
+	struct sample *prev = NULL, *cur = NULL, *first = NULL, *tmp;
 	struct workload w = { .pid = -1 };
 	struct rusage ru = { 0 };
 	enum waited how = W_DEADLINE;
+	struct run_stats wall = { 0 }, *rs = NULL;
 	struct stat_sum *sum;
 	sigset_t chld, old;
-	u64 t0, t1, next, n = 0;
+	u64 t0, t1, start0 = 0, next, n = 0, run;
 	int status = 0;
 	char *what;
 
@@ -574,10 +816,11 @@ static int measure(char **argv, int argc)
 		if (!ncounters)
 			die("no counters: add one, or count a command or -a");
 	}
-	make_temporaries(w.pid);
+	make_temporaries(w.pid, true);
 	sum = xmalloc((size_t)nevents * nplaces * sizeof(*sum) + 1);
-	cur = xmalloc(nslots() * sizeof(*cur) + 1);
-	prev = xmalloc(nslots() * sizeof(*prev) + 1);
+	rs = calloc((size_t)nevents * nplaces + 1, sizeof(*rs));
+	if (!rs)
+		die("out of memory");
 	out.f = open_output();
 	out.nevents = nevents;
 	out.events = events;
@@ -586,30 +829,13 @@ static int measure(char **argv, int argc)
 	out.comms = comms;
 	out.tids = tids;
 	out.interval = opt.interval_ns;
+	out.runs = 1;
 
 	if (opt.target == T_NAMED && !opt.interval_ns) {
-		/*
-		 * The named counters' values now: each since it began, so
-		 * no metric pairs one with another.
-		 */
-		out.no_metrics = true;
-		snapshot(cur);
-		what = what_is_counted(argv, argc);
-		print_header(&out, what);
-		free(what);
-		print_block(cur, NULL, sum);
-		if (out.fmt == FMT_STD)
-			fputc('\n', out.f);
+		show_named(argv, argc, sum);
 		goto done;
 	}
 
-	/*
-	 * A snapshot reads the counters one after the other: the time is
-	 * taken at its middle, the mean of their times.
-	 */
-	t0 = mono_ns();
-	snapshot(prev);
-	t0 += (mono_ns() - t0) / 2;
 	/*
 	 * SIGINT ends the counting, but that of a command without -I (as
 	 * perf's): the command gets it too, and its end ends the counting.
@@ -617,46 +843,112 @@ static int measure(char **argv, int argc)
 	int_stops(!argc || opt.interval_ns);
 	/* a signal but SIGINT waits for the command, as a shell's trap */
 	defer_signals(argc);
-	if (argc) {
-		/* the command's counters count from its exec */
-		if (opt.target == T_COMMAND)
-			t0 = mono_ns();
-		start(&w, argv);
-	}
-	if (opt.interval_ns) {
-		out.wall_ns = opt.interval_ns;
-		for (next = t0 + opt.interval_ns; how == W_DEADLINE;
-		     next += opt.interval_ns) {
-			how = wait_for(next, w.pid, &status, &ru);
-			t1 = mono_ns();
-			snapshot(cur);
-			out.ts_ns = t1 + (mono_ns() - t1) / 2 - t0;
-			print_header(&out, NULL);
-			print_block(cur, prev, sum);
-			fflush(out.f);
-			tmp = prev;
-			prev = cur;
-			cur = tmp;
-			if (opt.interval_count && ++n >= opt.interval_count)
-				break;
+	for (run = 0; run < opt.repeat; run++) {
+		if (run) {
+			/* each run counts anew, on counters of its own */
+			drop_temporaries();
+			workload_prepare(&w, argv);
+			make_temporaries(w.pid, false);
 		}
-	} else {
-		how = wait_for(0, w.pid, &status, &ru);
+		free(prev);
+		free(cur);
+		prev = xmalloc(nslots() * sizeof(*prev) + 1);
+		cur = xmalloc(nslots() * sizeof(*cur) + 1);
+		if (opt.delay_ms)
+			fputs("Events disabled\n", stderr);
+		/*
+		 * A snapshot reads the counters one after the other: the
+		 * time is taken at its middle, the mean of their times.
+		 */
+		t0 = mono_ns();
+		snapshot(prev);
+		t0 += (mono_ns() - t0) / 2;
+		if (argc) {
+			/* the command's counters count from its exec */
+			if (opt.target == T_COMMAND)
+				t0 = mono_ns();
+			start(&w, argv);
+		}
+		if (opt.delay_ms) {
+			/*
+			 * perf's -D: what counts, and the time elapsed, is
+			 * after it. Its counters are disabled meanwhile; these
+			 * count (a task counter that inherits cannot be
+			 * enabled later for the children it has by then), and
+			 * what they counted during it is left out.
+			 */
+			sleep_ns(opt.delay_ms * 1000000);
+			t0 = mono_ns();
+			snapshot(prev);
+			t0 += (mono_ns() - t0) / 2;
+			fputs("Events enabled\n", stderr);
+		}
+		start0 = t0;
+		if (opt.interval_ns) {
+			if (opt.summary) {
+				first = xmalloc(nslots() * sizeof(*first) + 1);
+				memcpy(first, prev, nslots() * sizeof(*first));
+			}
+			out.wall_ns = opt.interval_ns;
+			for (next = t0 + opt.interval_ns; how == W_DEADLINE;
+			     next += opt.interval_ns) {
+				how = wait_for(next, w.pid, &status, &ru);
+				t1 = mono_ns();
+				snapshot(cur);
+				out.ts_ns = t1 + (mono_ns() - t1) / 2 - t0;
+				print_block(cur, prev, sum, NULL);
+				fflush(out.f);
+				tmp = prev;
+				prev = cur;
+				cur = tmp;
+				if (opt.interval_count && ++n >= opt.interval_count)
+					break;
+			}
+			if (first)
+				summary(prev, first, sum, mono_ns() - start0, argv,
+					argc, &ru);
+			break;
+		}
+		how = wait_for(opt.timeout_ms ? t0 + opt.timeout_ms * 1000000 : 0,
+			       w.pid, &status, &ru);
+		end_run(&w, how, &status, &ru);
 		t1 = mono_ns();
 		snapshot(cur);
 		if (opt.target != T_COMMAND)
 			t1 += (mono_ns() - t1) / 2;
+		update_stats(&wall, t1 - t0);
 		out.wall_ns = t1 - t0;
+		sums(sum, cur, prev);
+		runs_stat(rs, sum);
+		/* a run stopped by SIGINT (perfkstat's or COMMAND's) is the last */
+		if (stop_requested() || run + 1 == opt.repeat ||
+		    (how == W_CHILD && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT))
+			break;
+		if (argc && w.pid > 0 && how != W_CHILD)
+			reap(w.pid, &status, &ru);
+	}
+	if (!opt.interval_ns) {
+		/* the runs done, in the title too */
+		opt.repeat = run + 1;
+		out.runs = opt.repeat;
+		if (out.runs > 1) {
+			runs_mean(sum, rs);
+			out.wall_ns = (u64)wall.mean;
+		}
+		out.wall_avg_ns = wall.mean;
+		out.wall_sd_ns = stddev_stats(&wall);
 		what = what_is_counted(argv, argc);
+		out.sums = sum;
 		print_header(&out, what);
 		free(what);
-		print_block(cur, prev, sum);
+		if (!out.null_run)
+			print_rows(&out);
 		print_footer(&out, out.wall_ns,
-			     opt.target == T_COMMAND ? &ru.ru_utime : NULL,
-			     &ru.ru_stime);
+			     opt.target == T_COMMAND && out.runs == 1 ?
+			     &ru.ru_utime : NULL, &ru.ru_stime);
 	}
 	/* stopped by SIGINT or -I's count: the command goes on to its end */
-	if (argc && how != W_CHILD)
+	if (argc && w.pid > 0 && how != W_CHILD)
 		reap(w.pid, &status, &ru);
 done:
 	if (fflush(out.f) || (out.f != stderr && fclose(out.f)))
@@ -664,9 +956,11 @@ done:
 	/* a signal that waited for the command ends perfkstat now */
 	defer_signals(false);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(first);
 	free(prev);
 	free(cur);
 	free(sum);
+	free(rs);
 	if (!argc)
 		return 0;
 	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
@@ -758,9 +1052,71 @@ static u64 stat_interval(const char *s)
 	return ns;
 }
 
-int cmd_stat(int argc, char **argv)
+/* a number of an option: OPT's VALUE, at least MIN */
+static u64 number_of(const char *name, const char *v, u64 min, const char *what)
 {
-	bool all = false;
+	u64 n;
+
+	if (!parse_u64(v, &n) || n < min)
+		die("%s takes %s: %s", name, what, v);
+	return n;
+}
+
+/* cpu_ids_of: -C's LIST ("0-3,5") into cpu_ids; false if it is not one */
+static bool cpu_ids_of(const char *list)
+{
+	const char *p = list;
+	u64 lo, hi, c;
+	char *end;
+
+	ncpu_ids = 0;
+	while (*p) {
+		if (*p < '0' || *p > '9')
+			return false;
+		lo = strtoull(p, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return false;
+			hi = strtoull(end + 1, &end, 10);
+		}
+		if (hi < lo || hi >= 4096 || (*end && *end != ','))
+			return false;
+		for (c = lo; c <= hi; c++) {
+			cpu_ids = xrealloc(cpu_ids, (ncpu_ids + 1) * sizeof(*cpu_ids));
+			cpu_ids[ncpu_ids++] = (int)c;
+		}
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return false;
+	}
+	return ncpu_ids > 0;
+}
+
+static const char no_cgroup[] =
+	"in-kernel counters have no cgroup (perf_event_create_kernel_counter() takes none)";
+static const char no_bpf[] =
+	"it is perf's BPF path to its counters; perfkmod counts in the kernel without it";
+
+/*
+ * refused: perf stat's options that in-kernel counters cannot honour,
+ * each with its reason; NULL if A is not one
+ */
+static const char *refused(const char *a)
+{
+	if (is_opt(a, "-G") || is_opt(a, "--cgroup") || is_opt(a, "--for-each-cgroup"))
+		return no_cgroup;
+	if (!strcmp(a, "--bpf-counters") || is_opt(a, "--bpf-attr-map"))
+		return no_bpf;
+	return NULL;
+}
+
+static const char delay_what[] =
+	"the milliseconds to wait before counting (perf's -1, until enabled, needs its --control)";
+
+/* stat_options: ARGV's options into opt; the index of the command */
+static int stat_options(int argc, char **argv)
+{
 	const char *v;
 	size_t k;
 	int i;
@@ -775,10 +1131,12 @@ int cmd_stat(int argc, char **argv)
 		for (k = 0; k < ARRAY_SIZE(modes); k++)
 			if (!strcmp(a, modes[k].name))
 				break;
-		if (k < ARRAY_SIZE(modes)) {
+		if (refused(a)) {
+			die("%s: %s", a, refused(a));
+		} else if (k < ARRAY_SIZE(modes)) {
 			opt.mode = modes[k].mode;
 		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
-			all = true;
+			opt.all = true;
 		} else if (!strcmp(a, "--no-merge")) {
 			;	/* one perfkmod counter is one row already */
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--json-output")) {
@@ -789,6 +1147,24 @@ int cmd_stat(int argc, char **argv)
 			opt.big_num = true;
 		} else if (!strcmp(a, "--no-big-num")) {
 			opt.big_num = false;
+		} else if (a[1] == 'd' && strspn(a + 1, "d") == strlen(a + 1)) {
+			opt.detailed += strlen(a + 1);	/* -d, -dd, -ddd */
+		} else if (!strcmp(a, "--detailed")) {
+			opt.detailed++;
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--null")) {
+			opt.null_run = true;
+		} else if (!strcmp(a, "--summary")) {
+			opt.summary = true;
+		} else if (!strcmp(a, "--no-csv-summary")) {
+			opt.no_csv_summary = true;
+		} else if (!strcmp(a, "--no-scale")) {
+			opt.no_scale = true;
+		} else if (!strcmp(a, "--all-user")) {
+			opt.all_user = true;
+		} else if (!strcmp(a, "--all-kernel")) {
+			opt.all_kernel = true;
+		} else if (!strcmp(a, "--metric-only")) {
+			opt.metric_only = true;
 		} else if (is_opt(a, "-e") || is_opt(a, "--event")) {
 			add_specs(value_of(argc, argv, &i));
 		} else if (is_opt(a, "-k") || is_opt(a, "--counter")) {
@@ -803,6 +1179,19 @@ int cmd_stat(int argc, char **argv)
 			opt.pids = value_of(argc, argv, &i);
 		} else if (is_opt(a, "-t") || is_opt(a, "--tid")) {
 			opt.tids = value_of(argc, argv, &i);
+		} else if (is_opt(a, "-C") || is_opt(a, "--cpu")) {
+			opt.cpus = value_of(argc, argv, &i);
+			if (!cpu_ids_of(opt.cpus))
+				die("-C takes a list of CPUs, as 0-3,5: %s", opt.cpus);
+		} else if (is_opt(a, "-r") || is_opt(a, "--repeat")) {
+			v = value_of(argc, argv, &i);
+			opt.repeat = number_of("-r", v, 1, "a number of runs, at least 1");
+		} else if (is_opt(a, "-D") || is_opt(a, "--delay")) {
+			v = value_of(argc, argv, &i);
+			opt.delay_ms = number_of("-D", v, 0, delay_what);
+		} else if (is_opt(a, "--timeout")) {
+			v = value_of(argc, argv, &i);
+			opt.timeout_ms = number_of("--timeout", v, 0, "milliseconds");
 		} else if (is_opt(a, "-I") || is_opt(a, "--interval-print")) {
 			v = value_of(argc, argv, &i);
 			opt.interval_ns = stat_interval(v);
@@ -814,46 +1203,105 @@ int cmd_stat(int argc, char **argv)
 			bad_option(a);
 		}
 	}
-	argv += i;
-	argc -= i;
+	return i;
+}
+
+/*
+ * stat_target: what is counted, from the options and whether a command
+ * (ARGC words) follows; what cannot go together refused, in perf's words
+ * where perf refuses it too
+ */
+static void stat_target(int argc)
+{
+	bool events = opt.nspecs || opt.detailed || opt.null_run;
+	int n;
 
 	if (opt.json && opt.sep)
 		die("-x and -j cannot go together");
+	if (opt.interval_count && !opt.interval_ns)
+		die("--interval-count needs -I");
+	if ((opt.pids || opt.tids) && (opt.all || opt.cpus))
+		die("-p or -t, or -a (-C): not both");
+	if (opt.pids && opt.tids)
+		die("-p or -t: not both");
+	if (opt.all && opt.cpus)
+		warn("CPU switch overriding SYSTEM");
+	if (opt.all_user && opt.all_kernel)
+		die("--all-user or --all-kernel: not both");
+	if (opt.timeout_ms && opt.timeout_ms < 10)
+		die("timeout must be >= 10ms.");
+	if (opt.timeout_ms && opt.interval_ns)
+		die("timeout option is not supported with interval-print.");
+	if (opt.timeout_ms && opt.timeout_ms < 100)
+		warn("%s %s %s", "timeout < 100ms.",	/* perf's words */
+		     "The overhead percentage could be high in some cases.",
+		     "Please proceed with caution.");
+	if (opt.metric_only && opt.mode == AGGR_THREAD)
+		die("--metric-only is not supported with --per-thread");
+	if (opt.metric_only && opt.repeat > 1)
+		die("--metric-only is not supported with -r");
+	/* perf's: events but no command or target count every CPU */
+	opt.target = opt.all || opt.cpus ? T_SYSTEM :
+		opt.pids || opt.tids ? T_TASKS : argc ? T_COMMAND :
+		events ? T_SYSTEM : T_NAMED;
+	if (opt.repeat > 1 && !argc)
+		die("-r runs a command N times: give the command");
+	if (opt.repeat > 1 && opt.interval_ns)
+		die("-r and -I: not both (each run would print its own intervals)");
+	if (opt.target != T_NAMED && opt.nnames)
+		die("-k shows named counters: not with events, a command, -a, -C, -p or -t");
+	if (opt.mode == AGGR_THREAD && opt.target != T_TASKS)
+		die("--per-thread counts the threads of -p or -t");
+	if (opt.mode != AGGR_GLOBAL && opt.mode != AGGR_THREAD &&
+	    (opt.target == T_TASKS || opt.target == T_COMMAND))
+		die("-A and --per-* are per CPU: with -a or -C, or of named counters");
+	if (opt.delay_ms && opt.target == T_NAMED)
+		die("-D delays the counting of events: the named counters count already");
+	if (opt.target == T_NAMED || opt.null_run)
+		return;
+	if (!opt.nspecs) {
+		/* perf's: task-clock for tasks, cpu-clock for CPUs */
+		if (opt.target == T_SYSTEM)
+			default_events[0] = "cpu-clock";
+		opt.specs = xmalloc(sizeof(default_events));
+		memcpy(opt.specs, default_events, sizeof(default_events));
+		opt.labels = xmalloc(sizeof(default_events));
+		memcpy(opt.labels, default_events, sizeof(default_events));
+		opt.nspecs = ARRAY_SIZE(default_events);
+	}
+	/* -d's events after the others, as perf adds them */
+	n = detailed_count[opt.detailed < 3 ? opt.detailed : 3];
+	opt.specs = xrealloc(opt.specs, (opt.nspecs + n) * sizeof(char *));
+	memcpy(opt.specs + opt.nspecs, detailed_events, n * sizeof(char *));
+	opt.labels = xrealloc(opt.labels, (opt.nspecs + n) * sizeof(char *));
+	memcpy(opt.labels + opt.nspecs, detailed_events, n * sizeof(char *));
+	opt.nspecs += n;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	int i = stat_options(argc, argv);
+
+	argv += i;
+	argc -= i;
+	stat_target(argc);
 	if (opt.sep && !strcmp(opt.sep, "\\t"))
 		opt.sep = "\t";
 	out.fmt = opt.json ? FMT_JSON : opt.sep ? FMT_CSV : FMT_STD;
 	out.sep = opt.sep;
 	out.thousands = opt.big_num ? thousands_sep() : NULL;
 	out.mode = opt.mode;
-	if (opt.interval_count && !opt.interval_ns)
-		die("--interval-count needs -I");
-	if ((opt.pids || opt.tids) && all)
-		die("-p or -t, or -a: not both");
-	if (opt.pids && opt.tids)
-		die("-p or -t: not both");
-	opt.target = all ? T_SYSTEM : opt.pids || opt.tids ? T_TASKS :
-		argc ? T_COMMAND : T_NAMED;
-	if (opt.target == T_NAMED && opt.nspecs)
-		die("-e counts a command, -a (all CPUs) or -p/-t (tasks)");
-	if (opt.target != T_NAMED && opt.nnames)
-		die("-k shows named counters: not with a command, -a, -p or -t");
-	if (opt.mode == AGGR_THREAD && opt.target != T_TASKS)
-		die("--per-thread counts the threads of -p or -t");
-	if (opt.mode != AGGR_GLOBAL && opt.mode != AGGR_THREAD &&
-	    (opt.target == T_TASKS || opt.target == T_COMMAND))
-		die("-A and --per-* are per CPU: with -a, or of named counters");
-	if (opt.target != T_NAMED && !opt.nspecs) {
-		/* perf's: task-clock for tasks, cpu-clock for CPUs */
-		if (opt.target == T_SYSTEM)
-			default_events[0] = "cpu-clock";
-		opt.specs = default_events;
-		opt.labels = default_events;
-		opt.nspecs = ARRAY_SIZE(default_events);
-	}
+	out.summary = opt.summary && out.fmt == FMT_CSV && !opt.no_csv_summary;
+	out.null_run = opt.null_run;
+	out.metric_only = opt.metric_only;
 
 	need_dir();
 	catch_signals(true, true);
 	ncpu_slots = possible_cpus();
+	for (i = 0; i < ncpu_ids; i++)
+		if (cpu_ids[i] >= ncpu_slots)
+			die("-C %s: no CPU %d here (CPUs 0-%d)", opt.cpus,
+			    cpu_ids[i], ncpu_slots - 1);
 	if (opt.target == T_TASKS)
 		find_threads();
 	if (opt.mode == AGGR_GLOBAL || opt.mode == AGGR_THREAD) {

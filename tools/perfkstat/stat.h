@@ -39,7 +39,9 @@ int possible_cpus(void);
 enum stat_type {
 	ST_OTHER, ST_NSECS, ST_CYCLES, ST_INSTRUCTIONS, ST_BRANCHES,
 	ST_BRANCH_MISSES, ST_STALLED_FRONT, ST_STALLED_BACK, ST_CACHE_REFS,
-	ST_CACHE_MISSES,
+	ST_CACHE_MISSES, ST_L1_DCACHE, ST_L1_ICACHE, ST_LL_CACHE, ST_ITLB_CACHE,
+	ST_DTLB_CACHE, ST_L1D_MISS, ST_L1I_MISS, ST_LL_MISS, ST_DTLB_MISS,
+	ST_ITLB_MISS,
 };
 
 /* an event's rows: its name, the type and modifiers that pair it for metrics */
@@ -56,6 +58,7 @@ struct stat_sum {
 	u128 val;		/* scaled to the enabled time */
 	u64 ena, run;
 	int nr;			/* CPUs (or threads) summed */
+	double stddev;		/* -r: the standard deviation of val's mean */
 };
 
 /* how stat-display prints: the format, where, and what the rows are of */
@@ -75,13 +78,29 @@ struct stat_out {
 	u64 wall_ns;			/* for "CPUs utilized" */
 	bool no_metrics;		/* values since each counter began */
 	const char *thousands;		/* the table's separator, or NULL */
+	int runs;			/* -r: the runs averaged (1: none) */
+	double wall_avg_ns, wall_sd_ns;	/* -r: their time elapsed */
+	bool summary;			/* CSV rows of --summary: "summary" first */
+	bool null_run;			/* -n: no rows, the time alone */
+	bool metric_only;		/* the metrics alone, a column each */
 };
 
 /* stat-display.c */
 void print_header(const struct stat_out *o, const char *what);
 void print_rows(const struct stat_out *o);
+void print_metric_headers(const struct stat_out *o, bool interval);
 void print_footer(const struct stat_out *o, u64 elapsed_ns,
 		  const struct timeval *user, const struct timeval *sys);
 enum stat_type stat_type_of(const char *event_name);
+
+/* a value over runs, as perf's struct stats (util/stat.c) */
+struct run_stats {
+	u64 n;
+	double mean, m2;
+};
+
+void update_stats(struct run_stats *s, u64 val);
+double stddev_stats(const struct run_stats *s);
+double rel_stddev(double stddev, double avg);
 
 #endif

@@ -182,7 +182,7 @@ static void not_counted(int fmt, bool supported, const char *expected,
 			const char *name)
 {
 	struct stat_event ev = { "cycles", "", ST_CYCLES, false, supported };
-	struct stat_sum s = { 0, 1000, 0, supported };
+	struct stat_sum s = { 0, 1000, 0, supported, 0 };
 	struct stat_out o;
 	char *out, *line;
 
@@ -295,4 +295,193 @@ void stat_display_tests(void)
 	is_u64(stat_type_of("idle-cycles-backend"), ST_STALLED_BACK,
 	       "stat_type_of: perf's alias idle-cycles-backend");
 	is_u64(stat_type_of("page-faults"), ST_OTHER, "stat_type_of: others");
+}
+
+/*
+ * -r: a row of three runs, 100, 111 and 125 page faults, as perf prints
+ * it: their mean (perf's u64 of it), and 100 * the deviation of the mean
+ * (perf's update_stats() and stddev_stats(): 7.2342) / 112, 6.46%
+ */
+static void runs_row(int fmt, const char *expected, const char *name)
+{
+	struct stat_event ev = { "page-faults", "", ST_OTHER, false, true };
+	struct run_stats rs = { 0 };
+	struct stat_sum s = { 0, 5000, 5000, 1, 0 };
+	struct stat_out o;
+	char *out, *line;
+
+	update_stats(&rs, 100);
+	update_stats(&rs, 111);
+	update_stats(&rs, 125);
+	s.val = (u64)rs.mean;
+	s.stddev = stddev_stats(&rs);
+	system_wide(&o, fmt);
+	o.nevents = 1;
+	o.events = &ev;
+	o.sums = &s;
+	o.runs = 3;
+	out = capture(rows, &o);
+	line = line_of(out, 0);
+	is_str(line, expected, name);
+	free(line);
+	free(out);
+}
+
+static void summary_row(FILE *f, const void *arg)
+{
+	struct stat_out o = *(const struct stat_out *)arg;
+
+	o.f = f;
+	o.nevents = 1;
+	print_rows(&o);
+	o.interval = true;
+	print_rows(&o);
+}
+
+void stat_display_runs_tests(void)
+{
+	struct run_stats rs = { 0 };
+	struct stat_event ev[2] = {
+		{ "L1-dcache-loads", "", stat_type_of("L1-dcache-loads"), false, true },
+		{ "L1-dcache-load-misses", "", stat_type_of("L1-dcache-load-misses"),
+		  false, true },
+	};
+	struct stat_sum s[2] = { { 4000, 10, 10, 1, 0 }, { 100, 10, 10, 1, 0 } };
+	struct stat_out o;
+	char *out, *line;
+
+	/* perf's stats: the deviation of the mean, none of a single run */
+	update_stats(&rs, 7);
+	ok(stddev_stats(&rs) == 0.0 && rs.mean == 7.0, "one run: no deviation");
+	update_stats(&rs, 9);
+	ok(stddev_stats(&rs) == 1.0 && rs.mean == 8.0,
+	   "runs 7 and 9: mean 8, deviation of the mean sqrt(2 / 1 / 2) = 1");
+	ok(rel_stddev(1.0, 8.0) == 12.5 && rel_stddev(1.0, 0) == 0.0,
+	   "the relative deviation: 100 * 1 / 8; 0 of a mean of 0");
+
+	runs_row(FMT_STD,
+		 "               112      page-faults                                                             ( +-  6.46% )",
+		 "-r 3: the table's ( +- x.xx% ) after the metric's column");
+	runs_row(FMT_CSV, "112,,page-faults,6.46%,5000,100.00,,",
+		 "-r 3 -x,: the variance after the event");
+	runs_row(FMT_JSON,
+		 "{\"counter-value\" : \"112.000000\", \"unit\" : \"\", \"event\" : \"page-faults\", \"variance\" : 6.46, \"event-runtime\" : 5000, \"pcnt-running\" : 100.00, \"metric-value\" : \"0.000000\", \"metric-unit\" : \"\"}",
+		 "-r 3 -j: \"variance\" after \"event\"");
+
+	/* -r's footer: the mean time, its deviation in perf's precision */
+	system_wide(&o, FMT_STD);
+	rs = (struct run_stats){ 0 };
+	update_stats(&rs, 1000000000);
+	update_stats(&rs, 1100000000);
+	update_stats(&rs, 1250000000);
+	o.runs = 3;
+	o.wall_avg_ns = rs.mean;
+	o.wall_sd_ns = stddev_stats(&rs);
+	out = capture(footer, &o);
+	is_str(out, "\n            1.1167 +- 0.0726 seconds time elapsed  ( +-  6.51% )\n\n",
+	       "-r 3: the footer's mean time +- its deviation, no user and sys");
+	free(out);
+
+	/* -n: no rows, and no blank line before the time */
+	system_wide(&o, FMT_STD);
+	o.null_run = true;
+	out = capture(footer, &o);
+	ok(out && !strncmp(out, "       4.549061439 seconds time elapsed\n", 40),
+	   "-n: the footer without its blank line");
+	free(out);
+
+	/* --summary -x: "summary" first, not in an interval's row */
+	system_wide(&o, FMT_CSV);
+	o.summary = true;
+	o.ts_ns = 1000000001;
+	out = capture(summary_row, &o);
+	line = line_of(out, 0);
+	is_str(line, "summary,36387.41,msec,cpu-clock,36387412345,100.00,7.999,CPUs utilized",
+	       "--summary -x,: the summary's row");
+	free(line);
+	line = line_of(out, 1);
+	is_str(line, "1.000000001,36387.41,msec,cpu-clock,36387412345,100.00,7.999,CPUs utilized",
+	       "--summary -x,: an interval's row has its time");
+	free(line);
+	free(out);
+
+	/* -d's cache events and perf's ratio of their misses */
+	system_wide(&o, FMT_CSV);
+	o.nevents = 2;
+	o.events = ev;
+	o.sums = s;
+	out = capture(rows, &o);
+	line = line_of(out, 1);
+	is_str(line, "100,,L1-dcache-load-misses,10,100.00,2.50,of all L1-dcache accesses",
+	       "-d: L1-dcache-load-misses of all L1-dcache accesses");
+	free(line);
+	free(out);
+	ok(stat_type_of("LLC-load-misses") == ST_LL_MISS &&
+	   stat_type_of("dTLB-loads") == ST_DTLB_CACHE &&
+	   stat_type_of("iTLB-load-misses") == ST_ITLB_MISS &&
+	   stat_type_of("L1-icache-loads") == ST_L1_ICACHE &&
+	   stat_type_of("L1-dcache-prefetches") == ST_OTHER,
+	   "the cache events' types, as perf's evsel__stat_type()");
+
+	/* after an interval, a table (--summary's) has no title: perf's count */
+	system_wide(&o, FMT_STD);
+	out = capture(header, &o);
+	is_str(out, "", "--summary after intervals: no title, as perf's print_header()");
+	free(out);
+}
+
+static void metric_only_table(FILE *f, const void *arg)
+{
+	struct stat_out o = *(const struct stat_out *)arg;
+
+	o.f = f;
+	print_metric_headers(&o, o.interval);
+	print_rows(&o);
+}
+
+/*
+ * --metric-only, perf stat -a's counts: its metrics but "/sec" and "CPUs
+ * utilized" (perf's valid_only_metric()), a column each, a ratio named
+ * after its event (fixunit()), in 20 columns or the unit's length and one
+ */
+void stat_display_metric_only_tests(void)
+{
+	struct stat_out o;
+	char *out, *line;
+
+	system_wide(&o, FMT_STD);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	line = line_of(out, 0);
+	is_str(line, "                  GHz       insn per cycle branch-misses of all branches ",
+	       "--metric-only: the header, a unit a column");
+	free(line);
+	line = line_of(out, 1);
+	is_str(line, "               0.007                0.67                           6.42% ",
+	       "--metric-only: the row, a metric a column");
+	free(line);
+	line = line_of(out, 2);
+	is_str(line, "", "--metric-only: two lines");
+	free(line);
+	free(out);
+	system_wide(&o, FMT_CSV);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	is_str(out, "GHz,insn per cycle,branch-misses of all branches,\n0.007,0.67,6.42,\n",
+	       "--metric-only -x,: the header and the row");
+	free(out);
+	system_wide(&o, FMT_JSON);
+	o.metric_only = true;
+	out = capture(metric_only_table, &o);
+	is_str(out,
+	       "{\"GHz\" : \"0.007\", \"insn per cycle\" : \"0.67\", \"branch-misses of all branches\" : \"6.42\"}\n",
+	       "--metric-only -j: no header, the metrics as keys");
+	free(out);
+	system_wide(&o, FMT_JSON);
+	o.metric_only = true;
+	o.nevents = 4;
+	out = capture(metric_only_table, &o);
+	is_str(out, "{\"metric-value\" : \"none\"}\n",
+	       "--metric-only -j without metrics: perf's \"none\"");
+	free(out);
 }

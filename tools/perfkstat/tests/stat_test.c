@@ -126,3 +126,183 @@ void stat_tests(void)
 	is_str(what, "process id '42,43'", "the header's -p");
 	free(what);
 }
+
+/* the options of a command line, from a fresh opt */
+static void fresh_opt(void)
+{
+	memset(&opt, 0, sizeof(opt));
+	opt.big_num = true;
+	opt.repeat = 1;
+	free(cpu_ids);
+	cpu_ids = NULL;
+	ncpu_ids = 0;
+}
+
+/* options: ARGS (NULL-terminated) through stat_options(); the index */
+static int options(const char * const *args)
+{
+	int n = 0;
+
+	while (args[n])
+		n++;
+	fresh_opt();
+	return stat_options(n, (char **)args);
+}
+
+static void options_of(const void *arg)
+{
+	options((const char * const *)arg);
+}
+
+/* target_of: ARG's options and what they count, with a command or not */
+static void target_of(const void *arg)
+{
+	const char * const *args = arg;
+	int i = options(args);
+
+	stat_target(args[i] ? 1 : 0);
+}
+
+static void label_is(const char *spec, const char *want)
+{
+	char *got = label_of(spec), name[160];
+
+	snprintf(name, sizeof(name), "the row of %s is labelled %s, as perf names it",
+		 spec, want);
+	is_str(got, want, name);
+	free(got);
+}
+
+static void privilege_is(bool user, const char *spec, const char *want)
+{
+	char *got, name[160];
+
+	opt.all_user = user;
+	opt.all_kernel = !user;
+	got = privilege_spec(spec);
+	snprintf(name, sizeof(name), "%s: %s is counted as %s",
+		 user ? "--all-user" : "--all-kernel", spec, want);
+	is_str(got, want, name);
+	free(got);
+	opt.all_user = false;
+	opt.all_kernel = false;
+}
+
+static void privilege_of(const void *arg)
+{
+	free(privilege_spec(arg));
+}
+
+void stat_options_tests(void)
+{
+	static const char * const all[] = {
+		"-r", "3", "-C", "0-2,5", "-dd", "--summary", "--no-csv-summary",
+		"-D100", "--timeout=500", "-n", "--all-user", "--no-scale",
+		"--metric-only", "--", "true", NULL,
+	};
+	static const char * const d3[] = { "-ddd", "true", NULL };
+	static const char * const d1[] = { "-d", "-e", "page-faults", "true", NULL };
+	static const char * const sys[] = { "-e", "cycles", "-I1000", "--summary", NULL };
+	static const char * const null[] = { "-n", "true", NULL };
+	static const char * const cg[] = { "-G", "foo", "true", NULL };
+	static const char * const cg2[] = { "--cgroup=foo", "true", NULL };
+	static const char * const bpf[] = { "--bpf-counters", "true", NULL };
+	static const char * const r0[] = { "-r", "0", "true", NULL };
+	static const char * const rx[] = { "-r", "x", "true", NULL };
+	static const char * const cx[] = { "-C", "1-", "true", NULL };
+	static const char * const cy[] = { "-C", "3-1", "true", NULL };
+	static const char * const cz[] = { "-C", "0,", "true", NULL };
+	static const char * const dneg[] = { "-D", "-1", "true", NULL };
+	static const char * const rnone[] = { "-r", "2", "-e", "cycles", NULL };
+	static const char * const t5[] = { "--timeout", "5", "true", NULL };
+	static const char * const ti[] = { "--timeout", "500", "-I", "100", "true", NULL };
+	static const char * const mr[] = { "--metric-only", "-r", "2", "true", NULL };
+	static const char * const uk[] = { "--all-user", "--all-kernel", "true", NULL };
+	int i;
+
+	i = options(all);
+	ok(i == 14 && opt.repeat == 3 && !strcmp(opt.cpus, "0-2,5") &&
+	   opt.detailed == 2 && opt.summary && opt.no_csv_summary &&
+	   opt.delay_ms == 100 && opt.timeout_ms == 500 && opt.null_run &&
+	   opt.all_user && !opt.all_kernel && opt.no_scale && opt.metric_only,
+	   "stat's options: -r -C -dd --summary --no-csv-summary -D --timeout -n --all-user --no-scale --metric-only");
+	ok(ncpu_ids == 4 && cpu_ids[0] == 0 && cpu_ids[2] == 2 && cpu_ids[3] == 5,
+	   "-C 0-2,5: CPUs 0, 1, 2 and 5");
+
+	/* the events: perf's default ones, then -d's */
+	target_of(d3);
+	ok(opt.target == T_COMMAND && opt.nspecs == 8 + 12 &&
+	   !strcmp(opt.specs[8], "L1-dcache-loads") &&
+	   !strcmp(opt.specs[19], "L1-dcache-prefetch-misses"),
+	   "-ddd: perf's default events and its 12 detailed ones");
+	target_of(d1);
+	ok(opt.nspecs == 1 + 4 && !strcmp(opt.specs[0], "page-faults") &&
+	   !strcmp(opt.specs[4], "LLC-load-misses"),
+	   "-d -e page-faults: the event, then -d's 4");
+	target_of(null);
+	ok(opt.target == T_COMMAND && !opt.nspecs, "-n: no events");
+	target_of(sys);
+	ok(opt.target == T_SYSTEM && opt.nspecs == 1,
+	   "-e without a command or target counts every CPU, as perf's");
+
+	/* refused, or not an option's value */
+	is_u64(exit_status(options_of, cg), 1, "-G: refused (kernel counters have no cgroup)");
+	is_u64(exit_status(options_of, cg2), 1, "--cgroup=: refused");
+	is_u64(exit_status(options_of, bpf), 1, "--bpf-counters: refused (perf's BPF path)");
+	is_u64(exit_status(options_of, r0), 1, "-r 0: an error");
+	is_u64(exit_status(options_of, rx), 1, "-r x: an error");
+	is_u64(exit_status(options_of, cx), 1, "-C 1-: not a CPU list");
+	is_u64(exit_status(options_of, cy), 1, "-C 3-1: not a CPU list");
+	is_u64(exit_status(options_of, cz), 1, "-C 0,: not a CPU list");
+	is_u64(exit_status(options_of, dneg), 1, "-D -1: an error (perf's needs --control)");
+	is_u64(exit_status(target_of, rnone), 1, "-r without a command: an error");
+	is_u64(exit_status(target_of, t5), 1, "--timeout 5: under perf's 10ms, an error");
+	is_u64(exit_status(target_of, ti), 1, "--timeout with -I: an error, as perf's");
+	is_u64(exit_status(target_of, mr), 1, "--metric-only with -r: an error, as perf's");
+	is_u64(exit_status(target_of, uk), 1, "--all-user and --all-kernel: an error");
+	fresh_opt();
+
+	/* labels: perf's names of events with terms */
+	label_is("cycles,period=1000", "cycles/period=1000/");
+	label_is("cycles:u,period=1000,pinned", "cycles/period=1000,pinned/u");
+	label_is("cpu/event=0x3c,umask=0/", "cpu/event=0x3c,umask=0/");
+	label_is("page-faults", "page-faults");
+	label_is("page-faults:k", "page-faults:k");
+
+	/* --all-user, --all-kernel: perf's exclude_kernel and exclude_user */
+	privilege_is(true, "page-faults", "page-faults:uh");
+	privilege_is(true, "page-faults:k", "page-faults:u");
+	privilege_is(true, "page-faults:kh", "page-faults:uh");
+	privilege_is(false, "cycles:up,period=1000", "cycles:kp,period=1000");
+	privilege_is(true, "cpu/event=0x3c/", "cpu/event=0x3c/uh");
+	privilege_is(false, "cpu/event=0x3c/u", "cpu/event=0x3c/k");
+	privilege_is(true, "sched:sched_switch", "sched:sched_switch:uh");
+	opt.all_user = true;
+	is_u64(exit_status(privilege_of, "tracepoint=319"), 1,
+	       "--all-user: refused for tracepoint=ID, which has no privilege levels");
+	opt.all_user = false;
+
+	/* --no-scale: the count as read, not scaled to the enabled time */
+	opt.no_scale = true;
+	sum_of(&(struct sample){ 1000, 200, 100, true },
+	       &(struct sample){ 0, 0, 0, true }, 1000, 200, 100,
+	       "--no-scale: ran half its enabled time, not scaled");
+	opt.no_scale = false;
+
+	/* -r: the mean of the runs' rows, and its deviation */
+	{
+		struct run_stats rs = { 0 };
+		struct stat_sum s[3] = { { .val = 100 }, { .val = 111 }, { .val = 125 } };
+
+		opt.mode = AGGR_GLOBAL;
+		nevents = 1;
+		nplaces = 1;
+		for (i = 0; i < 3; i++)
+			runs_stat(&rs, &s[i]);
+		runs_mean(&s[0], &rs);
+		/* (100 + 111 + 125) / 3 = 112, its u64 */
+		ok(s[0].val == 112, "-r: a row's count is the runs' mean, as perf's u64");
+		nevents = 0;
+		nplaces = 0;
+	}
+}

@@ -144,7 +144,10 @@ int main(void)
 	util_tests();
 	events_tests();
 	stat_display_tests();
+	stat_display_runs_tests();
+	stat_display_metric_only_tests();
 	stat_tests();
+	stat_options_tests();
 	record_tests();
 	plot_tests();
 	usage_tests();
