@@ -86,6 +86,10 @@ nothing_left syntax-pmu-nothing-left
 # refusals name what was typed and where to look
 check syntax-refusal-names-typed sh -c "! perfkstat stat -e sched:nope -- true 2>/tmp/bad.err &&
 	grep -q '^perfkstat: -e sched:nope: .*perfkstat events' /tmp/bad.err"
+# one the kernel refuses: named as typed, never the internal spec
+check syntax-kernel-refusal-names-typed sh -c "! perfkstat stat -e bogus -- true 2>/tmp/bad.err &&
+	grep -q '^perfkstat: bogus: see perfkstat events' /tmp/bad.err &&
+	! grep -q 'perfkstat-[0-9]' /tmp/bad.err"
 check syntax-guest-only-refused sh -c "! perfkstat stat -e page-faults:G -- true 2>/tmp/bad.err &&
 	grep -q ':G: ' /tmp/bad.err"
 check syntax-events-lists-breakpoints sh -c "perfkstat events | grep -q '^  mem:<addr>'"

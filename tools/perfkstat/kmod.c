@@ -149,7 +149,7 @@ static int ctl_errno;
  * ctl_complain_as: say why CMD, the last command ctl() sent, failed: the
  * kernel's reason from last_error when it names this command, with
  * TYPED, what the user typed of it, in its place; else the error of the
- * write.
+ * write. An event refused (TYPED, not CMD) points to perfkstat events.
  */
 void ctl_complain_as(const char *cmd, const char *typed)
 {
@@ -164,6 +164,10 @@ void ctl_complain_as(const char *cmd, const char *typed)
 		warn("%.*s%s", (int)(n - c), why, typed);
 	else
 		warn("%s: %s", cmd, msg);
+	/* an event the user typed: where the ones this machine counts are */
+	if (typed != cmd && (ctl_errno == EINVAL || ctl_errno == ENOENT ||
+			     ctl_errno == EOPNOTSUPP))
+		warn("%s: see perfkstat events for what this machine counts", typed);
 	free(why);
 	free(msg);
 }
