@@ -29,7 +29,7 @@ same() {
 	state >/tmp/tmp-$1 && diff /tmp/tmp-before /tmp/tmp-$1
 }
 
-# killed TAG PID: PID, killed by SIGKILL, left the state as it was
+# killed TAG PID: PID, killed by SIGKILL, left the state unchanged
 killed() {
 	kill -KILL "$2"
 	wait "$2"
@@ -120,7 +120,7 @@ check plain-del-series kw ok "del ps"
 check plain-del kw ok "del plain"
 
 # The kernel log: perfkstat's default events (those a VM lacks refused),
-# a typo, and a refused command leave it as it was; the errno and
+# a typo, and a refused command leave it unchanged; the errno and
 # last_error say why.
 before
 dmesg >/tmp/tmp-dmesg-before
