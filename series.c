@@ -183,8 +183,13 @@ static void unreserve_bytes(u64 bytes)
 }
 
 /*
- * After a record is published: once the ring holds the watermark, wake
- * the readers asleep in poll(), if any, through this CPU's irq_work.
+ * After a record is published: when it brings the ring to the watermark,
+ * wake the readers asleep in poll(), if any, through this CPU's irq_work.
+ * Only the record that reaches the watermark wakes (as perf's wakeup at a
+ * watermark), not every record past it: a record adds one to what the
+ * ring holds and a read only takes from it, so each rise to the watermark
+ * passes through it at a record. A read racing with the look makes it
+ * smaller, never larger: that reader is awake, and looks again in poll().
  * wq_has_sleeper()'s barrier orders the new @head before the look at the
  * wait queue; the poller's, between joining the queue and reading @head,
  * pairs with it (perfkmod_series_poll_wait()). Context: a producer's, NMI
@@ -194,13 +199,16 @@ static void series_wake_pollers(struct perfkmod_series *s,
 				struct perfkmod_series_cpu *sc,
 				unsigned long head)
 {
-	if (head - READ_ONCE(sc->tail) < s->watermark)
+	if (head - READ_ONCE(sc->tail) != s->watermark)
 		return;
 	if (wq_has_sleeper(&s->waitq->wait))
 		irq_work_queue(&sc->wakeup);
 }
 
-/* The irq_work of a CPU: wake the pollers. Context: hard interrupt. */
+/*
+ * The irq_work of a CPU: wake the pollers. Context: hard interrupt (the
+ * irq_work thread on PREEMPT_RT).
+ */
 static void series_wakeup_work(struct irq_work *work)
 {
 	struct perfkmod_series_cpu *sc = container_of(work,
