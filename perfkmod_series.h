@@ -49,9 +49,10 @@
  *	released under the series stops its records; the series stays its
  *	owner's to read and release.
  * @wakeup_records: the watermark, as perf's wakeup_events: a reader
- *	asleep in poll() (perfkmod_series_poll_wait()) is woken when a CPU's
- *	ring holds at least this many records, and perfkmod_series_ready()
- *	is true from then until the ring is read below it. 0 is 1 (every
+ *	asleep in poll() (perfkmod_series_poll_wait()) is woken by the record
+ *	that brings a CPU's ring to this many records (not again by the
+ *	records after it), and perfkmod_series_ready() is true from then
+ *	until the ring is read below it. 0 is 1 (every
  *	record wakes); more than the ring holds is the ring's size (a full
  *	ring wakes); at most %PERFKMOD_SERIES_MAX_RECORDS. Records below the
  *	watermark wake nobody: a reader that stops the series reads once
@@ -112,7 +113,8 @@ struct perfkmod_series_record {
  * a header, then records as &struct perfkmod_series_record, in the
  * kernel's byte order.
  */
-#define PERFKMOD_SERIES_FILE_MAGIC	0x706b7372U	/* "pksr" */
+/* compared as a u32: "pksr" as a big-endian number, "rskp" in bytes on x86 */
+#define PERFKMOD_SERIES_FILE_MAGIC	0x706b7372U
 #define PERFKMOD_SERIES_FILE_VERSION	1
 /* &perfkmod_series_file_header.flags: an event-driven series' records */
 #define PERFKMOD_SERIES_FILE_TRIGGERED	BIT(0)
@@ -121,13 +123,15 @@ struct perfkmod_series_record {
  * struct perfkmod_series_file_header - what begins a binary records file
  * @magic: %PERFKMOD_SERIES_FILE_MAGIC; another value (of another byte
  *	order, say) is not this format.
- * @version: %PERFKMOD_SERIES_FILE_VERSION. A version that adds fields at
- *	the end of the header or of a record keeps the rest and raises it;
- *	any other change of layout raises it too. A reader refuses a version
- *	it does not know.
- * @header_size: the bytes of this header: the records begin there.
- * @record_size: the bytes of each record, sizeof(struct
- *	perfkmod_series_record) of this version: 104.
+ * @version: %PERFKMOD_SERIES_FILE_VERSION. Fields added at the end of the
+ *	header or of a record grow @header_size or @record_size and keep the
+ *	version; any other change of layout, one an older reader would
+ *	misread, raises it. A reader refuses a version it does not know.
+ * @header_size: the bytes of this header: the records begin there. A
+ *	reader skips what follows the fields it knows.
+ * @record_size: the bytes of each record, at least sizeof(struct
+ *	perfkmod_series_record) of this version, 104: a reader steps
+ *	through the records by it and reads the fields it knows.
  * @nr_counters: the series' counters: &perfkmod_series_record.nr_values
  *	of each record.
  * @flags: %PERFKMOD_SERIES_FILE_TRIGGERED for an event-driven series.

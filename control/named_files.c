@@ -506,6 +506,16 @@ static const struct file_operations records_fops = {
 };
 
 /*
+ * records.bin's layout, version 1 (perfkmod_series.h): a change of these
+ * is a new version, or fields at the end.
+ */
+static_assert(sizeof(struct perfkmod_series_file_header) == 16);
+static_assert(sizeof(struct perfkmod_series_record) == 104);
+static_assert(offsetof(struct perfkmod_series_record, values) == 16);
+static_assert(offsetof(struct perfkmod_series_record, ip) == 80);
+static_assert(offsetof(struct perfkmod_series_record, reserved) == 100);
+
+/*
  * records.bin's header, of @ns's series: its counters, then its trigger
  * of an event-driven one ("every=TRIGGER..."), are its uses. Under the
  * file's reference.

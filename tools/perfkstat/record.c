@@ -266,19 +266,26 @@ struct bin_record {
 	u32 reserved;
 };
 
-/* records a read of records.bin takes at most */
+/* records a read of records.bin takes at most; the largest sizes taken */
 #define BIN_BATCH 512
+#define BIN_MAX_SIZE 4096
+
+/* the size of a record, from the header: a later version's may be larger */
+static size_t rec_size;
 
 /*
  * bin_header_ok: H is a header of this format and version, of a series
- * of nev counters, event-driven as --every's; else WHY says what differs
+ * of nev counters, event-driven as --every's; else WHY says what differs.
+ * A header or record larger than this one's holds fields added at its end,
+ * which are skipped.
  */
 static bool bin_header_ok(const struct bin_header *h, const char **why)
 {
 	if (h->magic != BIN_MAGIC)
 		*why = "not a records.bin header";
-	else if (h->version != BIN_VERSION || h->header_size != sizeof(*h) ||
-		 h->record_size != sizeof(struct bin_record))
+	else if (h->version != BIN_VERSION || h->header_size < sizeof(*h) ||
+		 h->record_size < sizeof(struct bin_record) ||
+		 h->header_size > BIN_MAX_SIZE || h->record_size > BIN_MAX_SIZE)
 		*why = "a version of records.bin perfkstat does not know";
 	else if (h->nr_counters != nev || !(h->flags & BIN_TRIGGERED) != !every)
 		*why = "not the series perfkstat made";
@@ -327,8 +334,7 @@ bad:
  */
 static bool drain_bin(void)
 {
-	static char buf[sizeof(struct bin_header) +
-			BIN_BATCH * sizeof(struct bin_record)];
+	static char buf[BIN_MAX_SIZE + BIN_BATCH * sizeof(struct bin_record)];
 	struct bin_record rec;
 	struct bin_header h;
 	const char *why;
@@ -348,10 +354,13 @@ static bool drain_bin(void)
 			memcpy(&h, buf, sizeof(h));
 			if (!bin_header_ok(&h, &why))
 				die("%s.bin: %s", records_path, why);
+			if ((size_t)n < h.header_size)
+				die("%s.bin: a short header", records_path);
 			rec_header = true;
-			off = sizeof(h);
+			rec_size = h.record_size;
+			off = h.header_size;
 		}
-		for (; off + sizeof(rec) <= (size_t)n; off += sizeof(rec)) {
+		for (; off + rec_size <= (size_t)n; off += rec_size) {
 			memcpy(&rec, buf + off, sizeof(rec));
 			bin_row(&rec);
 		}

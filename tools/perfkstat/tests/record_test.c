@@ -192,6 +192,15 @@ void record_tests(void)
 		ok(!bin_header_ok(&h, &why) && strstr(why, "version"),
 		   "records.bin: another version refused");
 		h.version = BIN_VERSION;
+		h.header_size = sizeof(h) + 8;
+		h.record_size = sizeof(b) + 16;
+		ok(bin_header_ok(&h, &why),
+		   "records.bin: a header and records grown at their end taken");
+		h.record_size = sizeof(b) - 8;
+		ok(!bin_header_ok(&h, &why) && strstr(why, "version"),
+		   "records.bin: a record smaller than this version's refused");
+		h.header_size = sizeof(h);
+		h.record_size = sizeof(b);
 		h.magic = 0x72736b70;
 		ok(!bin_header_ok(&h, &why) && strstr(why, "not a records.bin"),
 		   "records.bin: another byte order refused");
