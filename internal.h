@@ -41,7 +41,8 @@
  * only: what may run in NMI, in an interrupt or with interrupts off (the
  * trampoline and its deferred deliveries, the lockless local read, the
  * series' timers, switch event, trigger callback and CPU hotplug
- * callbacks) takes none.
+ * callbacks) takes none. The one spinlock, a series' wait queue's, is a
+ * leaf, never taken in NMI.
  * Elsewhere, a lock's declaration points here, and a function's comment
  * says which it must be called with. Below, a counter's @hotplug_work is
  * @pcpu.hotplug_work (cpu_events.h), and its @direct and @deferred are
@@ -123,6 +124,11 @@
  *	One reader of a series at a time: each ring's @tail. Taken by
  *	perfkmod_series_read(): under series_reader.lock for the records
  *	file, under whatever its caller holds otherwise.
+ * perfkmod_series_waitq.wait's lock (the kernel's wait queue spinlock)
+ *	A leaf: taken by poll() as a reader joins the queue, by a CPU's
+ *	irq_work (hard interrupt) and by the series' release as they wake
+ *	it. A record, which may be made in NMI, only looks at the queue
+ *	without it (wq_has_sleeper()).
  */
 
 /*

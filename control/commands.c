@@ -339,7 +339,7 @@ static int named_series_add(const char *name, char **words, int nwords,
 		return -EINVAL;
 	}
 	if (strscpy(opts, words[0], sizeof(opts)) < 0) {
-		*why = "the options of a series are INTERVAL or every=COUNTER, then ,records=N";
+		*why = "a series' options: INTERVAL or every=COUNTER, then ,records=N, ,wakeup=N";
 		return -EINVAL;
 	}
 	err = parse_series_opts(opts, &cfg, &trigger, why);
@@ -419,8 +419,9 @@ static int named_series_add(const char *name, char **words, int nwords,
 /**
  * perfkmod_named_series_add() - create a named series
  * @name: its name.
- * @words: its options ("INTERVAL[,records=N]" or
- *	"every=TRIGGER[,records=N]"), then the names of the counters it reads.
+ * @words: its options ("INTERVAL[,records=N][,wakeup=N]" or
+ *	"every=TRIGGER[,records=N][,wakeup=N]"), then the names of the
+ *	counters it reads.
  * @nwords: how many @words there are.
  * @files: whether to make its directory series/@name/ too, as for
  *	perfkmod_named_add().
@@ -584,7 +585,7 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 		return 0;
 	}
 	if (cmd == CMD_SERIES && nwords < 4) {
-		*why = "usage: series NAME INTERVAL|every=TRIGGER[,records=N] COUNTER...";
+		*why = "usage: series NAME INTERVAL|every=TRIGGER[,records=N,wakeup=N] COUNTER...";
 		return -EINVAL;
 	}
 	if (cmd != CMD_SERIES &&

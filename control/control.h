@@ -22,13 +22,13 @@
  * perfkmod_named_mutex (named.c)
  *	Protects the named counters' and series' lists and counts,
  *	last_error, an open control file's @temporary and each named
- *	counter's and series' @owner, each one's @dir (its debugfs directory is added and
- *	removed under it, and all of them at once by perfkmod_control_exit(),
- *	once no command can run), and each named counter's @series_users,
- *	which del checks. Taken by the control file's writes, reads and
- *	release (a temporary one's), last_error, list, and module init and
- *	exit; never in a CPU hotplug
- *	callback nor under cpu_hotplug_lock. Held while a counter or series
+ *	counter's and series' @owner, each one's @dir (its debugfs
+ *	directory is added and removed under it, and all of them at once by
+ *	perfkmod_control_exit(), once no command can run), and each named
+ *	counter's @series_users, which del checks. Taken by the control
+ *	file's writes, reads and release (a temporary one's), last_error,
+ *	list, and module init and exit; never in a CPU hotplug callback nor
+ *	under cpu_hotplug_lock. Held while a counter or series
  *	is released (perfkmod_counter_release() waits for the module's
  *	workqueues and takes its locks) and while a directory is removed,
  *	which waits for the reads of its files (they take perfkmod_named.lock
@@ -112,9 +112,9 @@ struct perfkmod_named {
  * @nr_uses: how many @uses has.
  * @owner: the open control file it is a temporary of, as a named
  *	counter's @owner.
- * @args: the rest of the command that made it, "INTERVAL[,records=N]
- *	COUNTER..." or "every=TRIGGER[,records=N] COUNTER..."; kept in the
- *	same allocation, after @name.
+ * @args: the rest of the command that made it, "INTERVAL[,OPTIONS]
+ *	COUNTER..." or "every=TRIGGER[,OPTIONS] COUNTER..." (OPTIONS:
+ *	records=N, wakeup=N); kept in the same allocation, after @name.
  * @name: its name, in the namespace of the named counters.
  *
  * Like a named counter's, the files of series/@name/ reach it through
