@@ -30,8 +30,8 @@
  * taken under and by whom. The order, outermost first:
  *
  *	perfkmod_named_mutex > perfkmod_named.lock >
- *	perfkmod_counter.sync_lock > cpu_hotplug_lock >
- *	perfkmod_counter.lock > perf's locks (ctx->mutex, ...)
+ *	perfkmod_counter.sync_lock > perfkmod_counter.lock >
+ *	perf's locks (ctx->mutex, ...) > cpu_hotplug_lock
  *
  *	series_reader.lock > perfkmod_series.read_lock
  *
@@ -82,14 +82,19 @@
  *	disable, reset, the stop work, state and the reads of per-CPU
  *	counters with the changes of enable and set_period, which hold
  *	@sync_lock and take this in turns. Never held while perf makes or
- *	releases an event, so it may be taken under cpu_hotplug_lock (a
- *	reader in cpus_read_lock()). Taken by the API's callers, the stop
- *	work and @hotplug_work (workqueues) and debugfs readers.
+ *	releases an event; held while perf disables, resets and reads them,
+ *	under its ctx->mutex, so never taken under cpu_hotplug_lock (see
+ *	perf's locks). Taken by the API's callers, the stop work and
+ *	@hotplug_work (workqueues) and debugfs readers.
  * perf's locks (the context's ctx->mutex, and those under it)
  *	Taken by perf as perfkmod makes, releases, enables, disables, reads
  *	and periods events, under the locks above. perf calls perfkmod with
  *	them held only in overflow handlers (the trampoline, a series'
- *	switch event), which take no lock.
+ *	switch event), which take no lock. perf takes cpu_hotplug_lock under
+ *	them: a task's exit frees its inherited events under its ctx->mutex,
+ *	and the last tracepoint event of its kind unregisters its probe
+ *	(event_mutex, tracepoints_mutex, a static call's cpus_read_lock()).
+ *	So neither perfkmod nor its callers call perf in cpus_read_lock().
  * series_reader.lock (control/named_files.c), an open records file's
  *	control/control.h says what it protects; it is held over
  *	perfkmod_series_read(), which takes perfkmod_series.read_lock.

@@ -318,7 +318,7 @@ void perfkmod_counter_enable(struct perfkmod_counter *counter);
  * perfkmod_counter_disable() - stop counting; the value is kept
  * @counter: the counter.
  *
- * Context: process context, may sleep; also with cpus_read_lock() held.
+ * Context: process context, may sleep; not with cpus_read_lock() held.
  */
 void perfkmod_counter_disable(struct perfkmod_counter *counter);
 
@@ -328,7 +328,7 @@ void perfkmod_counter_disable(struct perfkmod_counter *counter);
  *
  * Like perf's PERF_EVENT_IOC_RESET: the enabled and running times go on.
  *
- * Context: process context, may sleep; also with cpus_read_lock() held.
+ * Context: process context, may sleep; not with cpus_read_lock() held.
  */
 void perfkmod_counter_reset(struct perfkmod_counter *counter);
 
@@ -339,7 +339,7 @@ void perfkmod_counter_reset(struct perfkmod_counter *counter);
  *	ever counted, scaled as perf stat scales the sum.
  *
  * Context: process context, may sleep (perf may send an IPI to the CPU
- *	the event is on, and takes mutexes); also with cpus_read_lock() held.
+ *	the event is on, and takes mutexes); not with cpus_read_lock() held.
  */
 void perfkmod_counter_read(struct perfkmod_counter *counter,
 			   struct perfkmod_value *val);
@@ -352,7 +352,7 @@ void perfkmod_counter_read(struct perfkmod_counter *counter,
  *	it counted before (see %PERFKMOD_TARGET_ALL_CPUS).
  * @val: filled in on success.
  *
- * Context: process context, may sleep; also with cpus_read_lock() held.
+ * Context: process context, may sleep; not with cpus_read_lock() held.
  * Return: 0; -%EINVAL if @counter is not an all-CPUs counter or @cpu is not
  * a possible CPU.
  */
@@ -433,7 +433,7 @@ int perfkmod_counter_set_period(struct perfkmod_counter *counter, u64 value);
  *
  * For an all-CPUs counter, %PERFKMOD_STATE_ERROR if any CPU is in error.
  *
- * Context: process context, may sleep; also with cpus_read_lock() held.
+ * Context: process context, may sleep; not with cpus_read_lock() held.
  * Return: the state.
  */
 enum perfkmod_state perfkmod_counter_state(struct perfkmod_counter *counter);

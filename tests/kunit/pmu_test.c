@@ -383,14 +383,17 @@ static void counts_package_once(struct kunit *test)
 			    num_online_cpus());
 	KUNIT_EXPECT_EQ(test, perfkmod_counter_state(c), PERFKMOD_STATE_ACTIVE);
 
-	cpus_read_lock();
+	/* the API outside cpus_read_lock() (perfkmod.h), the IPIs in it */
 	for_each_online_cpu(cpu) {
-		struct local_read r = { .c = c, .err = 1 };
-
 		KUNIT_ASSERT_EQ(test, perfkmod_counter_read_cpu(c, cpu, &v), 0);
 		sum += v.value;
 		if (v.value)
 			holders++;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct local_read r = { .c = c, .err = 1 };
+
 		KUNIT_EXPECT_EQ(test, smp_call_function_single(cpu, local_read_fn,
 							       &r, 1), 0);
 		KUNIT_EXPECT_EQ_MSG(test, r.err, 0, "CPU %d", cpu);
