@@ -28,15 +28,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "perfdata.h"
 
 #define BIT_ULL(n) (1ULL << (n))
 
-/* the parts of perf's ABI (include/uapi/linux/perf_event.h) written here */
-#define PERF_TYPE_HARDWARE		0
-#define PERF_TYPE_SOFTWARE		1
-#define PERF_TYPE_RAW			4
+/* the type of an event of no PMU (fill_attr()) */
+#define NO_PMU				(~0U)
 
+/* the parts of perf's ABI (include/uapi/linux/perf_event.h) written here */
 #define PERF_SAMPLE_IP			BIT_ULL(0)
 #define PERF_SAMPLE_TID			BIT_ULL(1)
 #define PERF_SAMPLE_TIME		BIT_ULL(2)
@@ -284,33 +284,23 @@ static void put_string(struct sbuf *sb, const char *s)
 	sb_add(sb, zeros, len - (n - 1));
 }
 
-/* event_attr: event I's attr: perf's type and config for its name */
-static void event_attr(struct perfdata *pd, int i, struct attr *a)
+/*
+ * fill_attr: event I's attr: the type and config perf gives its name
+ * (events.c reads it as perf does). A name perfkstat cannot tell them of
+ * (a counter made by hand, a tool event) gets type ~0, config 0: no PMU
+ * of the kernel has that type (it numbers its PMUs up from
+ * PERF_TYPE_MAX, to INT_MAX at the most; perf's util/pmu.h has it as
+ * PERF_PMU_TYPE_FAKE, the PMU of an event no PMU is known for), so no
+ * tool takes the event for another: perf report and perf script show its
+ * samples under its name, from EVENT_DESC, and perf evlist -v its type.
+ */
+static void fill_attr(struct perfdata *pd, int i, struct attr *a)
 {
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults",
-	};
-	size_t len = strcspn(pd->names[i], ",:/"), k;
-
 	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_RAW;
-	for (k = 0; k < ARRAY_SIZE(hw); k++)
-		if (strlen(hw[k]) == len && !strncmp(pd->names[i], hw[k], len)) {
-			a->type = PERF_TYPE_HARDWARE;
-			a->config = k;
-		}
-	for (k = 0; k < ARRAY_SIZE(sw); k++)
-		if (strlen(sw[k]) == len && !strncmp(pd->names[i], sw[k], len)) {
-			a->type = PERF_TYPE_SOFTWARE;
-			a->config = k;
-		}
+	if (!event_attr(pd->names[i], &a->type, &a->config)) {
+		a->type = NO_PMU;
+		a->config = 0;
+	}
 	a->size = sizeof(*a);
 	a->sample_period = i ? 0 : pd->period;
 	a->sample_type = SAMPLE_TYPE;
@@ -366,7 +356,7 @@ static bool feature(struct perfdata *pd, int bit, struct sbuf *sb)
 		put32(sb, pd->nev);
 		put32(sb, sizeof(a));
 		for (i = 0; i < pd->nev; i++) {
-			event_attr(pd, i, &a);
+			fill_attr(pd, i, &a);
 			sb_add(sb, &a, sizeof(a));
 			put32(sb, 1);
 			put_string(sb, pd->names[i]);
@@ -425,7 +415,7 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	for (i = 0; i < pd->nev; i++) {
 		struct section idsec = { ids + i * sizeof(u64), sizeof(u64) };
 
-		event_attr(pd, i, &a);
+		fill_attr(pd, i, &a);
 		sb_add(&out, &a, sizeof(a));
 		sb_add(&out, &idsec, sizeof(idsec));
 	}

@@ -143,6 +143,62 @@ static void layout(const char *path)
 	sb_free(&sb);
 }
 
+/*
+ * the events of attrs(), by perf's names and aliases, and what perf
+ * evlist -v says of their attrs: perf stat -vv -e EVENT's type and config
+ * (perf 6.1); a name perf does not know has type ~0 (perfdata.c's NO_PMU)
+ */
+static const char *const attr_names[] = {
+	"cs", "faults", "migrations", "ref-cycles", "cycles:u",
+	"L1-dcache-load-misses", "dTLB-prefetch-misses", "r1a8", "not-an-event",
+};
+
+static const char evlist[] =
+	"cs: 1 0x3\n"
+	"faults: 1 0x2\n"
+	"migrations: 1 0x4\n"
+	"ref-cycles: 0 0x9\n"
+	"cycles:u: 0 0\n"
+	"L1-dcache-load-misses: 3 0x10000\n"
+	"dTLB-prefetch-misses: 3 0x10203\n"
+	"r1a8: 4 0x1a8\n"
+	"not-an-event: 4294967295 0\n";
+
+/*
+ * NAME: TYPE CONFIG of each line of perf evlist -v, which leaves out a
+ * field that is 0
+ */
+static const char evlist_fields[] =
+	"awk '{ t = 0; c = 0; "
+	"if (match($0, / type: [0-9]+/)) t = substr($0, RSTART + 7, RLENGTH - 7); "
+	"if (match($0, / config: 0x[0-9a-f]+/)) c = substr($0, RSTART + 9, RLENGTH - 9); "
+	"print $1, t, c }'";
+
+/* attrs: perf's type and config for each event, as perf evlist reads them */
+static void attrs(const char *dir)
+{
+	static const u64 counts[ARRAY_SIZE(attr_names)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct perfdata_sample s = { .time = 1, .cpu = 0, .read = counts };
+	struct perfdata *pd = perfdata_new(ARRAY_SIZE(attr_names), attr_names, 1000);
+	char *path = xasprintf("%s/aliases.data", dir), *cmd, *got;
+
+	perfdata_sample(pd, &s);
+	ok(perfdata_write(pd, path) == 0, "perf.data of perf's aliases: written");
+	perfdata_free(pd);
+	if (access(PERF, X_OK)) {
+		ok(true, "perf evlist: perf's type and config # SKIP no " PERF);
+		goto out;
+	}
+	cmd = xasprintf(PERF " evlist -v -i %s 2>/dev/null | %s", path, evlist_fields);
+	got = run(cmd);
+	free(cmd);
+	is_str(got, evlist, "perf evlist: perf's type and config of each alias");
+	free(got);
+out:
+	unlink(path);
+	free(path);
+}
+
 void perfdata_tests(void)
 {
 	char dir[] = "/tmp/perfkstat-test-XXXXXX", *data, *ks, *cmd, *got, *want;
@@ -154,6 +210,7 @@ void perfdata_tests(void)
 	ks = xasprintf("%s/kallsyms", dir);
 	write_file(data);
 	layout(data);
+	attrs(dir);
 	f = fopen(ks, "w");
 	fputs(kallsyms, f);
 	fclose(f);
