@@ -22,6 +22,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -384,6 +385,8 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	struct attr a;
 	u64 ids, pos;
 	int i, fd, err = 0;
+	char *dir, *tmp;
+	sigset_t old;
 	ssize_t n;
 
 	memset(&h, 0, sizeof(h));
@@ -429,11 +432,22 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	free(secs);
 	sb_free(&feat);
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	/*
+	 * a temporary in PATH's directory, renamed over PATH once whole: a
+	 * failure, or a signal (remove_at_exit()), leaves no part of a file
+	 */
+	dir = dir_of(path);
+	tmp = xasprintf("%s/.perfkstat.XXXXXX", dir);
+	free(dir);
+	block_signals(&old);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
 		err = -errno;
+	else
+		remove_at_exit(tmp);
+	unblock_signals(&old);
+	if (err)
 		goto out;
-	}
 	for (pos = 0; pos < out.len; pos += n) {
 		n = write(fd, out.buf + pos, out.len - pos);
 		if (n < 0 && errno == EINTR) {
@@ -447,7 +461,15 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	}
 	if (close(fd) < 0 && !err)
 		err = -errno;
+	block_signals(&old);
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	keep_at_exit(tmp);
+	unblock_signals(&old);
 out:
+	free(tmp);
 	sb_free(&out);
 	return err;
 }

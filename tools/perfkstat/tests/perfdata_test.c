@@ -6,8 +6,12 @@
  * samples (event, pid/tid, cpu, time, period, ip) and whose perf report
  * must name their kernel code from a kallsyms file as given.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,6 +203,54 @@ out:
 	free(path);
 }
 
+/* temporaries: the number of perfdata_write()'s temporaries in DIR */
+static int temporaries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, ".perfkstat.", 11);
+	closedir(d);
+	return n;
+}
+
+/*
+ * unwritable: a file that cannot be written whole (RLIMIT_FSIZE stops
+ * it, write() then fails with EFBIG) leaves the file it was to replace
+ * as it was, and no temporary
+ */
+static void unwritable(const char *dir)
+{
+	static const char *const names[] = { "cpu-clock" };
+	struct perfdata *pd = perfdata_new(1, names, 1000);
+	char *path = xasprintf("%s/old.data", dir), *got;
+	struct rlimit was, small;
+	sighandler_t xfsz;
+	FILE *f = fopen(path, "w");
+
+	fputs("old\n", f);
+	fclose(f);
+	getrlimit(RLIMIT_FSIZE, &was);
+	small = was;
+	small.rlim_cur = 64;
+	xfsz = signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &small);
+	is_u64(-perfdata_write(pd, path), EFBIG, "perf.data past RLIMIT_FSIZE: EFBIG");
+	setrlimit(RLIMIT_FSIZE, &was);
+	signal(SIGXFSZ, xfsz);
+	got = read_text(path);
+	is_str(got, "old", "perf.data not written: the file it replaces as it was");
+	is_u64(temporaries(dir), 0, "perf.data not written: no temporary left");
+	free(got);
+	unlink(path);
+	free(path);
+	perfdata_free(pd);
+}
+
 void perfdata_tests(void)
 {
 	char dir[] = "/tmp/perfkstat-test-XXXXXX", *data, *ks, *cmd, *got, *want;
@@ -209,7 +261,9 @@ void perfdata_tests(void)
 	data = xasprintf("%s/perf.data", dir);
 	ks = xasprintf("%s/kallsyms", dir);
 	write_file(data);
+	is_u64(temporaries(dir), 0, "perf.data: its temporary renamed");
 	layout(data);
+	unwritable(dir);
 	attrs(dir);
 	f = fopen(ks, "w");
 	fputs(kallsyms, f);
