@@ -13,7 +13,12 @@
  *	deliver as a sample of each event (its count since the previous);
  *	the feature sections perf report shows in its header: HOSTNAME,
  *	OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE, EVENT_DESC (the events'
- *	names), SAMPLE_TIME.
+ *	names), SAMPLE_TIME, CLOCKID and CLOCK_DATA.
+ *
+ * The records' times are CLOCK_MONOTONIC's (series.c reads it), so the
+ * attrs say use_clockid and clockid CLOCK_MONOTONIC, and CLOCKID and
+ * CLOCK_DATA say it, as perf record -k CLOCK_MONOTONIC's do: a perf
+ * recording of the same machine with -k CLOCK_MONOTONIC lines up with it.
  *
  * Every record carries sample_id_all's fields. No HEADER_BUILD_ID: perf
  * reads the kernel's symbols from a kallsyms file (perf report
@@ -26,13 +31,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "events.h"
 #include "perfdata.h"
 
 #define BIT_ULL(n) (1ULL << (n))
+#define NSEC_PER_SEC 1000000000ULL
 
 /* the type of an event of no PMU (fill_attr()) */
 #define NO_PMU				(~0U)
@@ -49,9 +57,10 @@
 #define PERF_FORMAT_ID			BIT_ULL(2)
 #define PERF_FORMAT_GROUP		BIT_ULL(3)
 
-/* attr's flags: disabled, sample_id_all */
+/* attr's flags: disabled, sample_id_all, use_clockid */
 #define ATTR_DISABLED			BIT_ULL(0)
 #define ATTR_SAMPLE_ID_ALL		BIT_ULL(18)
+#define ATTR_USE_CLOCKID		BIT_ULL(25)
 
 #define PERF_RECORD_MMAP		1
 #define PERF_RECORD_COMM		3
@@ -71,6 +80,8 @@ enum {
 	HEADER_CMDLINE = 11,
 	HEADER_EVENT_DESC = 12,
 	HEADER_SAMPLE_TIME = 21,
+	HEADER_CLOCKID = 23,
+	HEADER_CLOCK_DATA = 29,
 	HEADER_FEAT_BITS = 256,
 };
 
@@ -123,6 +134,8 @@ struct perfdata {
 	struct sbuf tasks;	/* the tasks' COMMs and MMAP2s */
 	struct sbuf samples;
 	u64 nsamples, first, last;
+	/* the clock's resolution, and a time of day and its time, in ns */
+	u64 clock_res, tod, clock_ref;
 	char **cmdline;
 	int ncmdline;
 	/* the tasks and processes already written, by tid and by pid */
@@ -133,6 +146,8 @@ struct perfdata {
 struct perfdata *perfdata_new(int nev, const char *const *names, u64 period)
 {
 	struct perfdata *pd = xmalloc(sizeof(*pd));
+	struct timespec ts;
+	struct timeval tv;
 	int i;
 
 	memset(pd, 0, sizeof(*pd));
@@ -141,6 +156,13 @@ struct perfdata *perfdata_new(int nev, const char *const *names, u64 period)
 	pd->names = xmalloc(nev * sizeof(*pd->names));
 	for (i = 0; i < nev; i++)
 		pd->names[i] = xstrdup(names[i]);
+	/* as perf record -k's (record__init_clock()), at the start */
+	if (!clock_getres(CLOCK_MONOTONIC, &ts))
+		pd->clock_res = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	gettimeofday(&tv, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	pd->tod = tv.tv_sec * NSEC_PER_SEC + tv.tv_usec * 1000ULL;
+	pd->clock_ref = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 	return pd;
 }
 
@@ -306,7 +328,9 @@ static void fill_attr(struct perfdata *pd, int i, struct attr *a)
 	a->sample_period = i ? 0 : pd->period;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	a->flags = ATTR_SAMPLE_ID_ALL | (i ? 0 : ATTR_DISABLED);
+	a->flags = ATTR_SAMPLE_ID_ALL | (i ? 0 : ATTR_DISABLED) | ATTR_USE_CLOCKID;
+	/* the records' time: the series' clock (perfkmod_series.h) */
+	a->clockid = CLOCK_MONOTONIC;
 }
 
 /* nrcpus: the CPUs possible (the highest's number + 1) and online */
@@ -368,6 +392,19 @@ static bool feature(struct perfdata *pd, int bit, struct sbuf *sb)
 		put64(sb, pd->first);
 		put64(sb, pd->last);
 		return true;
+	case HEADER_CLOCKID:
+		/* as perf record does, none where clock_getres() failed */
+		if (!pd->clock_res)
+			return false;
+		put64(sb, pd->clock_res);
+		return true;
+	case HEADER_CLOCK_DATA:
+		/* version 1: the clock, a time of day and the clock's then */
+		put32(sb, 1);
+		put32(sb, CLOCK_MONOTONIC);
+		put64(sb, pd->tod);
+		put64(sb, pd->clock_ref);
+		return true;
 	}
 	return false;
 }
@@ -377,6 +414,7 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	static const int bits[] = {
 		HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH,
 		HEADER_NRCPUS, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
+		HEADER_CLOCKID, HEADER_CLOCK_DATA,
 	};
 	struct sbuf out = { 0 }, feat = { 0 };
 	struct file_header h;

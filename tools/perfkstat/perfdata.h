@@ -14,7 +14,7 @@ struct perfdata;
 
 /* a record, as a sample */
 struct perfdata_sample {
-	u64 time;		/* the series' clock, in ns */
+	u64 time;		/* the series' clock, CLOCK_MONOTONIC, in ns */
 	u64 ip;
 	u32 cpu, pid, tid;
 	bool user;		/* the IP is in user mode */

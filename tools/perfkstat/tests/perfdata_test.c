@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../perfdata.h"
@@ -251,6 +252,41 @@ static void unwritable(const char *dir)
 	perfdata_free(pd);
 }
 
+/* the clock's lines of perf report --header-only, each number as N */
+static const char clock_lines[] =
+	"grep -E '^# (clockid|reference time)' | sed -E '/^# reference/s/[0-9]+/N/g'";
+
+/*
+ * clock_header: the file's clock, as perf report --header-only shows it:
+ * perf record -k CLOCK_MONOTONIC's lines ("clockid frequency" is perf's
+ * figure of clock_getres(): its ns times 1000), and use_clockid and
+ * clockid 1 in each attr, as perf evlist -v shows them
+ */
+static void clock_header(const char *data)
+{
+	struct timespec res;
+	char *cmd, *got, *want;
+
+	cmd = xasprintf(PERF " report --header-only -i %s 2>/dev/null | %s", data,
+			clock_lines);
+	got = run(cmd);
+	free(cmd);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	want = xasprintf("# clockid frequency: %llu MHz\n"
+			 "# clockid: monotonic (1)\n"
+			 "# reference time: N-N-N N:N:N.N = N.N (TOD) = N.N (monotonic)\n",
+			 (res.tv_sec * 1000000000ULL + res.tv_nsec) * 1000);
+	is_str(got, want, "perf report --header-only: CLOCK_MONOTONIC, a reference time");
+	free(got);
+	free(want);
+	cmd = xasprintf(PERF " evlist -v -i %s 2>/dev/null | grep -c '%s'", data,
+			"use_clockid: 1, clockid: 1$");
+	got = run(cmd);
+	is_str(got, "2\n", "perf evlist: each attr has use_clockid, clockid CLOCK_MONOTONIC");
+	free(got);
+	free(cmd);
+}
+
 void perfdata_tests(void)
 {
 	char dir[] = "/tmp/perfkstat-test-XXXXXX", *data, *ks, *cmd, *got, *want;
@@ -298,6 +334,7 @@ void perfdata_tests(void)
 	       "perf report names its symbols from --kallsyms");
 	free(got);
 	free(want);
+	clock_header(data);
 out:
 	unlink(data);
 	unlink(ks);
