@@ -141,38 +141,130 @@ static bool is_mods(const char *s)
 	return n && n <= 16 && strspn(s, perf_mods) == n;
 }
 
-/* perf's legacy symbols (parse-events.l's sym()) and cache names' types */
-static const char * const perf_symbols[] = {
-	"cpu-cycles", "cycles", "stalled-cycles-frontend", "idle-cycles-frontend",
-	"stalled-cycles-backend", "idle-cycles-backend", "instructions",
-	"cache-references", "cache-misses", "branch-instructions", "branches",
-	"branch-misses", "bus-cycles", "ref-cycles", "cpu-clock", "task-clock",
-	"page-faults", "faults", "minor-faults", "major-faults",
-	"context-switches", "cs", "cpu-migrations", "migrations",
-	"alignment-faults", "emulation-faults", "dummy", "bpf-output",
-	"cgroup-switches", "duration_time", "user_time", "system_time",
+/*
+ * perf's legacy symbols (parse-events.l's sym()) with the attr perf gives
+ * each (parse-events.c's event_symbols_hw and event_symbols_sw: type 0 is
+ * PERF_TYPE_HARDWARE, 1 PERF_TYPE_SOFTWARE, the config its index there),
+ * and its tool events, which have no attr of their own (NO_ATTR)
+ */
+#define NO_ATTR ~0U
+static const struct {
+	const char *name;
+	u32 type;
+	u64 config;
+} perf_symbols[] = {
+	{ "cpu-cycles", 0, 0 }, { "cycles", 0, 0 },
+	{ "stalled-cycles-frontend", 0, 7 }, { "idle-cycles-frontend", 0, 7 },
+	{ "stalled-cycles-backend", 0, 8 }, { "idle-cycles-backend", 0, 8 },
+	{ "instructions", 0, 1 }, { "cache-references", 0, 2 },
+	{ "cache-misses", 0, 3 }, { "branch-instructions", 0, 4 },
+	{ "branches", 0, 4 }, { "branch-misses", 0, 5 }, { "bus-cycles", 0, 6 },
+	{ "ref-cycles", 0, 9 },
+	{ "cpu-clock", 1, 0 }, { "task-clock", 1, 1 }, { "page-faults", 1, 2 },
+	{ "faults", 1, 2 }, { "minor-faults", 1, 5 }, { "major-faults", 1, 6 },
+	{ "context-switches", 1, 3 }, { "cs", 1, 3 }, { "cpu-migrations", 1, 4 },
+	{ "migrations", 1, 4 }, { "alignment-faults", 1, 7 },
+	{ "emulation-faults", 1, 8 }, { "dummy", 1, 9 }, { "bpf-output", 1, 10 },
+	{ "cgroup-switches", 1, 11 },
+	{ "duration_time", NO_ATTR, 0 }, { "user_time", NO_ATTR, 0 },
+	{ "system_time", NO_ATTR, 0 },
 };
 
-static const char * const cache_types[] = {
-	"L1-dcache", "l1-d", "l1d", "L1-data", "L1-icache", "l1-i", "l1i",
-	"L1-instruction", "LLC", "L2", "dTLB", "d-tlb", "Data-TLB", "iTLB",
-	"i-tlb", "Instruction-TLB", "branch", "branches", "bpu", "btb", "bpc",
-	"node",
+/*
+ * the hardware cache events' names, CACHE[-OP][-RESULT], each part by its
+ * aliases, the index its value in the config (evsel.c's evsel__hw_cache,
+ * evsel__hw_cache_op and evsel__hw_cache_result)
+ */
+static const char * const cache_types[][5] = {
+	{ "L1-dcache", "l1-d", "l1d", "L1-data" },
+	{ "L1-icache", "l1-i", "l1i", "L1-instruction" },
+	{ "LLC", "L2" },
+	{ "dTLB", "d-tlb", "Data-TLB" },
+	{ "iTLB", "i-tlb", "Instruction-TLB" },
+	{ "branch", "branches", "bpu", "btb", "bpc" },
+	{ "node" },
+};
+
+static const char * const cache_ops[][5] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read", "speculative-load" },
+};
+
+static const char * const cache_results[][5] = {
+	{ "refs", "Reference", "ops", "access" },
+	{ "misses", "miss" },
 };
 
 static bool is_symbol(const char *s)
 {
-	size_t i, n;
+	size_t i, j, n;
 
 	for (i = 0; i < ARRAY_SIZE(perf_symbols); i++)
-		if (!strcmp(s, perf_symbols[i]))
+		if (!strcmp(s, perf_symbols[i].name))
 			return true;
-	for (i = 0; i < ARRAY_SIZE(cache_types); i++) {
-		n = strlen(cache_types[i]);
-		if (!strncmp(s, cache_types[i], n) && (!s[n] || s[n] == '-'))
-			return true;
-	}
+	for (i = 0; i < ARRAY_SIZE(cache_types); i++)
+		for (j = 0; j < ARRAY_SIZE(cache_types[i]) && cache_types[i][j]; j++) {
+			n = strlen(cache_types[i][j]);
+			if (!strncmp(s, cache_types[i][j], n) && (!s[n] || s[n] == '-'))
+				return true;
+		}
 	return false;
+}
+
+/*
+ * cache_alias: the index in NAMES (N of them) of S's first part, its
+ * length in LEN, as perf's parse_aliases() finds it; -1 for none
+ */
+static int cache_alias(const char *s, const char * const (*names)[5], size_t n,
+		       size_t *len)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		*len = 0;
+		for (j = 0; j < 5 && names[i][j]; j++) {
+			k = strlen(names[i][j]);
+			if (k > *len && !strncasecmp(s, names[i][j], k))
+				*len = k;
+		}
+		if (*len)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * cache_config: the config of cache event S, as perf's
+ * parse_events__decode_legacy_cache() makes it (its OP read and its
+ * RESULT accesses unless it names them); false if S is none
+ */
+static bool cache_config(const char *s, u64 *config)
+{
+	const char *end = s + strlen(s);
+	int type, op = -1, result = -1, k, part;
+	size_t len;
+
+	type = cache_alias(s, cache_types, ARRAY_SIZE(cache_types), &len);
+	if (type < 0)
+		return false;
+	s += len + 1;
+	for (part = 0; part < 2 && s < end + 1; part++) {
+		k = op < 0 ? cache_alias(s, cache_ops, ARRAY_SIZE(cache_ops), &len) : -1;
+		if (k >= 0) {
+			op = k;
+		} else if (result < 0) {
+			k = cache_alias(s, cache_results, ARRAY_SIZE(cache_results), &len);
+			if (k < 0)
+				break;
+			result = k;
+		} else {
+			break;
+		}
+		s += len + 1;
+	}
+	*config = type | (u64)(op < 0 ? 0 : op) << 8 | (u64)(result < 0 ? 0 : result) << 16;
+	return true;
 }
 
 /* perf_num: S is a number as perf's lexer reads one, decimal or 0x hex */
@@ -633,6 +725,60 @@ static char *group_spec(const char *piece, const char *gmods, bool group,
 char *event_spec(const char *piece, char **label, char **why)
 {
 	return group_spec(piece, "", false, label, why);
+}
+
+/* spec_attr: the type and config of perfkmod's SPEC, as perf's attr */
+static bool spec_attr(const char *spec, u32 *type, u64 *config)
+{
+	size_t len = strcspn(spec, ":,"), i;
+	char *base, *end;
+	bool found;
+
+	*config = 0;
+	if (!strncmp(spec, "mem:", 4)) {
+		*type = 5;			/* PERF_TYPE_BREAKPOINT */
+		return true;
+	}
+	if (!strncmp(spec, "tracepoint=", 11)) {
+		*type = 2;			/* PERF_TYPE_TRACEPOINT */
+		*config = strtoull(spec + 11, NULL, 10);
+		return true;
+	}
+	if (!strncmp(spec, "pmu=", 4)) {
+		*type = strtoul(spec + 4, &end, 10);
+		if (strncmp(end, ",config=", 8))
+			return false;
+		*config = strtoull(end + 8, NULL, 0);
+		return true;
+	}
+	base = xasprintf("%.*s", (int)len, spec);
+	for (i = 0; i < ARRAY_SIZE(perf_symbols); i++)
+		if (!strcmp(base, perf_symbols[i].name)) {
+			free(base);
+			*type = perf_symbols[i].type;
+			*config = perf_symbols[i].config;
+			return *type != NO_ATTR;
+		}
+	found = is_symbol(base) && cache_config(base, config);
+	*type = 3;				/* PERF_TYPE_HW_CACHE */
+	if (!found && is_raw(base)) {
+		*type = 4;			/* PERF_TYPE_RAW */
+		*config = strtoull(base + 1, NULL, 16);
+		found = true;
+	}
+	free(base);
+	return found;
+}
+
+bool event_attr(const char *ev, u32 *type, u64 *config)
+{
+	char *label = NULL, *why = NULL, *spec = event_spec(ev, &label, &why);
+	bool found = spec && spec_attr(spec, type, config);
+
+	free(spec);
+	free(label);
+	free(why);
+	return found;
 }
 
 static bool noted_group;

@@ -20,6 +20,11 @@ struct event_spec {
 char *event_spec(const char *piece, char **label, char **why);
 struct event_spec *event_specs(const char *arg, int *n);
 void free_event_specs(struct event_spec *e, int n);
+/*
+ * event_attr: the type and config perf's attr has for EV (an event as
+ * perf reads it); false when perfkstat cannot tell them
+ */
+bool event_attr(const char *ev, u32 *type, u64 *config);
 
 /* pmus.c */
 extern const char *sysfs_root;

@@ -360,6 +360,23 @@ void remove_at_exit(const char *path)
 	unblock_signals(&old);
 }
 
+/* keep_at_exit: PATH, of remove_at_exit(), no longer removed */
+void keep_at_exit(const char *path)
+{
+	int n = __atomic_load_n(&nfiles, __ATOMIC_SEQ_CST), i;
+	sigset_t old;
+
+	block_signals(&old);
+	for (i = n - 1; i >= 0; i--) {
+		if (strcmp(files[i], path))
+			continue;
+		memmove(files[i], files[i + 1], (n - i - 1) * sizeof(files[0]));
+		__atomic_store_n(&nfiles, n - 1, __ATOMIC_SEQ_CST);
+		break;
+	}
+	unblock_signals(&old);
+}
+
 /* cleanup: the temporaries, then the files; at exit and on a signal */
 void cleanup(void)
 {

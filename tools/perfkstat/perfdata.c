@@ -13,7 +13,12 @@
  *	deliver as a sample of each event (its count since the previous);
  *	the feature sections perf report shows in its header: HOSTNAME,
  *	OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE, EVENT_DESC (the events'
- *	names), SAMPLE_TIME.
+ *	names), SAMPLE_TIME, CLOCKID and CLOCK_DATA.
+ *
+ * The records' times are CLOCK_MONOTONIC's (series.c reads it), so the
+ * attrs say use_clockid and clockid CLOCK_MONOTONIC, and CLOCKID and
+ * CLOCK_DATA say it, as perf record -k CLOCK_MONOTONIC's do: a perf
+ * recording of the same machine with -k CLOCK_MONOTONIC lines up with it.
  *
  * Every record carries sample_id_all's fields. No HEADER_BUILD_ID: perf
  * reads the kernel's symbols from a kallsyms file (perf report
@@ -22,21 +27,25 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "perfdata.h"
 
 #define BIT_ULL(n) (1ULL << (n))
+#define NSEC_PER_SEC 1000000000ULL
+
+/* the type of an event of no PMU (fill_attr()) */
+#define NO_PMU				(~0U)
 
 /* the parts of perf's ABI (include/uapi/linux/perf_event.h) written here */
-#define PERF_TYPE_HARDWARE		0
-#define PERF_TYPE_SOFTWARE		1
-#define PERF_TYPE_RAW			4
-
 #define PERF_SAMPLE_IP			BIT_ULL(0)
 #define PERF_SAMPLE_TID			BIT_ULL(1)
 #define PERF_SAMPLE_TIME		BIT_ULL(2)
@@ -48,9 +57,10 @@
 #define PERF_FORMAT_ID			BIT_ULL(2)
 #define PERF_FORMAT_GROUP		BIT_ULL(3)
 
-/* attr's flags: disabled, sample_id_all */
+/* attr's flags: disabled, sample_id_all, use_clockid */
 #define ATTR_DISABLED			BIT_ULL(0)
 #define ATTR_SAMPLE_ID_ALL		BIT_ULL(18)
+#define ATTR_USE_CLOCKID		BIT_ULL(25)
 
 #define PERF_RECORD_MMAP		1
 #define PERF_RECORD_COMM		3
@@ -70,6 +80,8 @@ enum {
 	HEADER_CMDLINE = 11,
 	HEADER_EVENT_DESC = 12,
 	HEADER_SAMPLE_TIME = 21,
+	HEADER_CLOCKID = 23,
+	HEADER_CLOCK_DATA = 29,
 	HEADER_FEAT_BITS = 256,
 };
 
@@ -122,6 +134,8 @@ struct perfdata {
 	struct sbuf tasks;	/* the tasks' COMMs and MMAP2s */
 	struct sbuf samples;
 	u64 nsamples, first, last;
+	/* the clock's resolution, and a time of day and its time, in ns */
+	u64 clock_res, tod, clock_ref;
 	char **cmdline;
 	int ncmdline;
 	/* the tasks and processes already written, by tid and by pid */
@@ -132,6 +146,8 @@ struct perfdata {
 struct perfdata *perfdata_new(int nev, const char *const *names, u64 period)
 {
 	struct perfdata *pd = xmalloc(sizeof(*pd));
+	struct timespec ts;
+	struct timeval tv;
 	int i;
 
 	memset(pd, 0, sizeof(*pd));
@@ -140,6 +156,13 @@ struct perfdata *perfdata_new(int nev, const char *const *names, u64 period)
 	pd->names = xmalloc(nev * sizeof(*pd->names));
 	for (i = 0; i < nev; i++)
 		pd->names[i] = xstrdup(names[i]);
+	/* as perf record -k's (record__init_clock()), at the start */
+	if (!clock_getres(CLOCK_MONOTONIC, &ts))
+		pd->clock_res = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	gettimeofday(&tv, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	pd->tod = tv.tv_sec * NSEC_PER_SEC + tv.tv_usec * 1000ULL;
+	pd->clock_ref = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 	return pd;
 }
 
@@ -284,38 +307,30 @@ static void put_string(struct sbuf *sb, const char *s)
 	sb_add(sb, zeros, len - (n - 1));
 }
 
-/* event_attr: event I's attr: perf's type and config for its name */
-static void event_attr(struct perfdata *pd, int i, struct attr *a)
+/*
+ * fill_attr: event I's attr: the type and config perf gives its name
+ * (events.c reads it as perf does). A name perfkstat cannot tell them of
+ * (a counter made by hand, a tool event) gets type ~0, config 0: no PMU
+ * of the kernel has that type (it numbers its PMUs up from
+ * PERF_TYPE_MAX, to INT_MAX at the most; perf's util/pmu.h has it as
+ * PERF_PMU_TYPE_FAKE, the PMU of an event no PMU is known for), so no
+ * tool takes the event for another: perf report and perf script show its
+ * samples under its name, from EVENT_DESC, and perf evlist -v its type.
+ */
+static void fill_attr(struct perfdata *pd, int i, struct attr *a)
 {
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults",
-	};
-	size_t len = strcspn(pd->names[i], ",:/"), k;
-
 	memset(a, 0, sizeof(*a));
-	a->type = PERF_TYPE_RAW;
-	for (k = 0; k < ARRAY_SIZE(hw); k++)
-		if (strlen(hw[k]) == len && !strncmp(pd->names[i], hw[k], len)) {
-			a->type = PERF_TYPE_HARDWARE;
-			a->config = k;
-		}
-	for (k = 0; k < ARRAY_SIZE(sw); k++)
-		if (strlen(sw[k]) == len && !strncmp(pd->names[i], sw[k], len)) {
-			a->type = PERF_TYPE_SOFTWARE;
-			a->config = k;
-		}
+	if (!event_attr(pd->names[i], &a->type, &a->config)) {
+		a->type = NO_PMU;
+		a->config = 0;
+	}
 	a->size = sizeof(*a);
 	a->sample_period = i ? 0 : pd->period;
 	a->sample_type = SAMPLE_TYPE;
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	a->flags = ATTR_SAMPLE_ID_ALL | (i ? 0 : ATTR_DISABLED);
+	a->flags = ATTR_SAMPLE_ID_ALL | (i ? 0 : ATTR_DISABLED) | ATTR_USE_CLOCKID;
+	/* the records' time: the series' clock (perfkmod_series.h) */
+	a->clockid = CLOCK_MONOTONIC;
 }
 
 /* nrcpus: the CPUs possible (the highest's number + 1) and online */
@@ -366,7 +381,7 @@ static bool feature(struct perfdata *pd, int bit, struct sbuf *sb)
 		put32(sb, pd->nev);
 		put32(sb, sizeof(a));
 		for (i = 0; i < pd->nev; i++) {
-			event_attr(pd, i, &a);
+			fill_attr(pd, i, &a);
 			sb_add(sb, &a, sizeof(a));
 			put32(sb, 1);
 			put_string(sb, pd->names[i]);
@@ -377,6 +392,19 @@ static bool feature(struct perfdata *pd, int bit, struct sbuf *sb)
 		put64(sb, pd->first);
 		put64(sb, pd->last);
 		return true;
+	case HEADER_CLOCKID:
+		/* as perf record does, none where clock_getres() failed */
+		if (!pd->clock_res)
+			return false;
+		put64(sb, pd->clock_res);
+		return true;
+	case HEADER_CLOCK_DATA:
+		/* version 1: the clock, a time of day and the clock's then */
+		put32(sb, 1);
+		put32(sb, CLOCK_MONOTONIC);
+		put64(sb, pd->tod);
+		put64(sb, pd->clock_ref);
+		return true;
 	}
 	return false;
 }
@@ -386,6 +414,7 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	static const int bits[] = {
 		HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH,
 		HEADER_NRCPUS, HEADER_CMDLINE, HEADER_EVENT_DESC, HEADER_SAMPLE_TIME,
+		HEADER_CLOCKID, HEADER_CLOCK_DATA,
 	};
 	struct sbuf out = { 0 }, feat = { 0 };
 	struct file_header h;
@@ -394,6 +423,8 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	struct attr a;
 	u64 ids, pos;
 	int i, fd, err = 0;
+	char *dir, *tmp;
+	sigset_t old;
 	ssize_t n;
 
 	memset(&h, 0, sizeof(h));
@@ -425,7 +456,7 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	for (i = 0; i < pd->nev; i++) {
 		struct section idsec = { ids + i * sizeof(u64), sizeof(u64) };
 
-		event_attr(pd, i, &a);
+		fill_attr(pd, i, &a);
 		sb_add(&out, &a, sizeof(a));
 		sb_add(&out, &idsec, sizeof(idsec));
 	}
@@ -439,11 +470,22 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	free(secs);
 	sb_free(&feat);
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
+	/*
+	 * a temporary in PATH's directory, renamed over PATH once whole: a
+	 * failure, or a signal (remove_at_exit()), leaves no part of a file
+	 */
+	dir = dir_of(path);
+	tmp = xasprintf("%s/.perfkstat.XXXXXX", dir);
+	free(dir);
+	block_signals(&old);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
 		err = -errno;
+	else
+		remove_at_exit(tmp);
+	unblock_signals(&old);
+	if (err)
 		goto out;
-	}
 	for (pos = 0; pos < out.len; pos += n) {
 		n = write(fd, out.buf + pos, out.len - pos);
 		if (n < 0 && errno == EINTR) {
@@ -457,7 +499,15 @@ int perfdata_write(struct perfdata *pd, const char *path)
 	}
 	if (close(fd) < 0 && !err)
 		err = -errno;
+	block_signals(&old);
+	if (!err && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	keep_at_exit(tmp);
+	unblock_signals(&old);
 out:
+	free(tmp);
 	sb_free(&out);
 	return err;
 }

@@ -14,7 +14,7 @@ struct perfdata;
 
 /* a record, as a sample */
 struct perfdata_sample {
-	u64 time;		/* the series' clock, in ns */
+	u64 time;		/* the series' clock, CLOCK_MONOTONIC, in ns */
 	u64 ip;
 	u32 cpu, pid, tid;
 	bool user;		/* the IP is in user mode */
@@ -40,7 +40,10 @@ void perfdata_comm(struct perfdata *pd, u32 pid, u32 tid, const char *comm);
 void perfdata_mmap(struct perfdata *pd, bool kernel, u32 pid, u64 start, u64 len,
 		   u64 pgoff, u32 prot, const char *file);
 void perfdata_sample(struct perfdata *pd, const struct perfdata_sample *s);
-/* perfdata_write: the file at PATH; -errno when it cannot be written */
+/*
+ * perfdata_write: the file at PATH, whole or not at all (a temporary in
+ * its directory, renamed over it); -errno when it cannot be written
+ */
 int perfdata_write(struct perfdata *pd, const char *path);
 void perfdata_free(struct perfdata *pd);
 

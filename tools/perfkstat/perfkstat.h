@@ -115,6 +115,7 @@ void temp_drop(const char *name);
 void forget_temp_fd(void);
 void release(void);
 void remove_at_exit(const char *path);
+void keep_at_exit(const char *path);
 void cleanup(void);
 
 /* list.c: the list file, a counter a line */

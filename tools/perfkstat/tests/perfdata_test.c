@@ -6,9 +6,14 @@
  * samples (event, pid/tid, cpu, time, period, ip) and whose perf report
  * must name their kernel code from a kallsyms file as given.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../perfdata.h"
@@ -143,6 +148,145 @@ static void layout(const char *path)
 	sb_free(&sb);
 }
 
+/*
+ * the events of attrs(), by perf's names and aliases, and what perf
+ * evlist -v says of their attrs: perf stat -vv -e EVENT's type and config
+ * (perf 6.1); a name perf does not know has type ~0 (perfdata.c's NO_PMU)
+ */
+static const char *const attr_names[] = {
+	"cs", "faults", "migrations", "ref-cycles", "cycles:u",
+	"L1-dcache-load-misses", "dTLB-prefetch-misses", "r1a8", "not-an-event",
+};
+
+static const char evlist[] =
+	"cs: 1 0x3\n"
+	"faults: 1 0x2\n"
+	"migrations: 1 0x4\n"
+	"ref-cycles: 0 0x9\n"
+	"cycles:u: 0 0\n"
+	"L1-dcache-load-misses: 3 0x10000\n"
+	"dTLB-prefetch-misses: 3 0x10203\n"
+	"r1a8: 4 0x1a8\n"
+	"not-an-event: 4294967295 0\n";
+
+/*
+ * NAME: TYPE CONFIG of each line of perf evlist -v, which leaves out a
+ * field that is 0
+ */
+static const char evlist_fields[] =
+	"awk '{ t = 0; c = 0; "
+	"if (match($0, / type: [0-9]+/)) t = substr($0, RSTART + 7, RLENGTH - 7); "
+	"if (match($0, / config: 0x[0-9a-f]+/)) c = substr($0, RSTART + 9, RLENGTH - 9); "
+	"print $1, t, c }'";
+
+/* attrs: perf's type and config for each event, as perf evlist reads them */
+static void attrs(const char *dir)
+{
+	static const u64 counts[ARRAY_SIZE(attr_names)] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct perfdata_sample s = { .time = 1, .cpu = 0, .read = counts };
+	struct perfdata *pd = perfdata_new(ARRAY_SIZE(attr_names), attr_names, 1000);
+	char *path = xasprintf("%s/aliases.data", dir), *cmd, *got;
+
+	perfdata_sample(pd, &s);
+	ok(perfdata_write(pd, path) == 0, "perf.data of perf's aliases: written");
+	perfdata_free(pd);
+	if (access(PERF, X_OK)) {
+		ok(true, "perf evlist: perf's type and config # SKIP no " PERF);
+		goto out;
+	}
+	cmd = xasprintf(PERF " evlist -v -i %s 2>/dev/null | %s", path, evlist_fields);
+	got = run(cmd);
+	free(cmd);
+	is_str(got, evlist, "perf evlist: perf's type and config of each alias");
+	free(got);
+out:
+	unlink(path);
+	free(path);
+}
+
+/* temporaries: the number of perfdata_write()'s temporaries in DIR */
+static int temporaries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, ".perfkstat.", 11);
+	closedir(d);
+	return n;
+}
+
+/*
+ * unwritable: a file that cannot be written whole (RLIMIT_FSIZE stops
+ * it, write() then fails with EFBIG) leaves the file it was to replace
+ * as it was, and no temporary
+ */
+static void unwritable(const char *dir)
+{
+	static const char *const names[] = { "cpu-clock" };
+	struct perfdata *pd = perfdata_new(1, names, 1000);
+	char *path = xasprintf("%s/old.data", dir), *got;
+	struct rlimit was, small;
+	sighandler_t xfsz;
+	FILE *f = fopen(path, "w");
+
+	fputs("old\n", f);
+	fclose(f);
+	getrlimit(RLIMIT_FSIZE, &was);
+	small = was;
+	small.rlim_cur = 64;
+	xfsz = signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &small);
+	is_u64(-perfdata_write(pd, path), EFBIG, "perf.data past RLIMIT_FSIZE: EFBIG");
+	setrlimit(RLIMIT_FSIZE, &was);
+	signal(SIGXFSZ, xfsz);
+	got = read_text(path);
+	is_str(got, "old", "perf.data not written: the file it replaces as it was");
+	is_u64(temporaries(dir), 0, "perf.data not written: no temporary left");
+	free(got);
+	unlink(path);
+	free(path);
+	perfdata_free(pd);
+}
+
+/* the clock's lines of perf report --header-only, each number as N */
+static const char clock_lines[] =
+	"grep -E '^# (clockid|reference time)' | sed -E '/^# reference/s/[0-9]+/N/g'";
+
+/*
+ * clock_header: the file's clock, as perf report --header-only shows it:
+ * perf record -k CLOCK_MONOTONIC's lines ("clockid frequency" is perf's
+ * figure of clock_getres(): its ns times 1000), and use_clockid and
+ * clockid 1 in each attr, as perf evlist -v shows them
+ */
+static void clock_header(const char *data)
+{
+	struct timespec res;
+	char *cmd, *got, *want;
+
+	cmd = xasprintf(PERF " report --header-only -i %s 2>/dev/null | %s", data,
+			clock_lines);
+	got = run(cmd);
+	free(cmd);
+	clock_getres(CLOCK_MONOTONIC, &res);
+	want = xasprintf("# clockid frequency: %llu MHz\n"
+			 "# clockid: monotonic (1)\n"
+			 "# reference time: N-N-N N:N:N.N = N.N (TOD) = N.N (monotonic)\n",
+			 (res.tv_sec * 1000000000ULL + res.tv_nsec) * 1000);
+	is_str(got, want, "perf report --header-only: CLOCK_MONOTONIC, a reference time");
+	free(got);
+	free(want);
+	cmd = xasprintf(PERF " evlist -v -i %s 2>/dev/null | grep -c '%s'", data,
+			"use_clockid: 1, clockid: 1$");
+	got = run(cmd);
+	is_str(got, "2\n", "perf evlist: each attr has use_clockid, clockid CLOCK_MONOTONIC");
+	free(got);
+	free(cmd);
+}
+
 void perfdata_tests(void)
 {
 	char dir[] = "/tmp/perfkstat-test-XXXXXX", *data, *ks, *cmd, *got, *want;
@@ -153,7 +297,10 @@ void perfdata_tests(void)
 	data = xasprintf("%s/perf.data", dir);
 	ks = xasprintf("%s/kallsyms", dir);
 	write_file(data);
+	is_u64(temporaries(dir), 0, "perf.data: its temporary renamed");
 	layout(data);
+	unwritable(dir);
+	attrs(dir);
 	f = fopen(ks, "w");
 	fputs(kallsyms, f);
 	fclose(f);
@@ -187,6 +334,7 @@ void perfdata_tests(void)
 	       "perf report names its symbols from --kallsyms");
 	free(got);
 	free(want);
+	clock_header(data);
 out:
 	unlink(data);
 	unlink(ks);
