@@ -125,7 +125,7 @@
  *	Taken by a series' create and release, a counter's release
  *	(series_forget(), the series' struct perfkmod_user) and the module
  *	notifier, perhaps under perfkmod_named_mutex.
- * perfkmod_series.read_lock (series.c)
+ * perfkmod_series.read_lock (series.h, taken in series_read.c)
  *	One reader of a series at a time: each ring's @tail. Taken by
  *	perfkmod_series_read(): under series_reader.lock for the records
  *	file, under whatever its caller holds otherwise.
