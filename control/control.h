@@ -144,6 +144,10 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 void perfkmod_named_add_files(void);
 void perfkmod_named_release_all(void);
 int perfkmod_split_words(char *s, char **words, const char **why);
+
+/* series_opts.c */
+int perfkmod_parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
+			       const char **trigger, const char **why);
 struct perfkmod_control_file *perfkmod_control_open(void);
 void perfkmod_control_release(struct perfkmod_control_file *f);
 ssize_t perfkmod_control_write(struct perfkmod_control_file *f,
