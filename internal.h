@@ -36,8 +36,9 @@
  *	series_reader.lock > perfkmod_series.read_lock
  *
  * and the leaves perfkmod_counters_mutex, perfkmod_callback_mutex and
- * perfkmod_series_mutex, taken under perfkmod_named_mutex or
- * cpu_hotplug_lock or none. All are mutexes, taken in process context
+ * perfkmod_series_mutex, taken under perfkmod_named_mutex or none (and
+ * perfkmod_counters_mutex in the CPU hotplug callbacks, while
+ * cpu_hotplug_lock is held for writing). All are mutexes, taken in process context
  * only: what may run in NMI, in an interrupt or with interrupts off (the
  * trampoline and its deferred deliveries, the lockless local read, the
  * series' timers, switch event, trigger callback and CPU hotplug

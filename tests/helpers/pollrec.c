@@ -107,6 +107,11 @@ static long drain(int fd, int print_them, int *header_read)
 				exit(1);
 			}
 			memcpy(&h, buf, sizeof(h));
+			/*
+			 * The test pins version 1's layout, the sizes too: a
+			 * reader of later kernels skips header_size and steps
+			 * by record_size (perfkstat's record.c does).
+			 */
 			if (h.magic != MAGIC || h.version != VERSION ||
 			    h.header_size != sizeof(h) ||
 			    h.record_size != sizeof(r) || !h.nr_counters ||
