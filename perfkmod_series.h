@@ -49,12 +49,10 @@
  *	released under the series stops its records; the series stays its
  *	owner's to read and release.
  * @wakeup_records: the watermark: a reader asleep in poll()
- *	(perfkmod_series_poll_wait()) is woken by the record that brings a
- *	CPU's ring to this many records, and perfkmod_series_ready() is true
- *	from then until the ring is read below it. Unlike perf's
- *	wakeup_events, which wakes at every so many records written, the
- *	records after it wake nobody until a read takes the ring below it
- *	again. 0 is 1 (the first record in an emptied ring wakes); more
+ *	(perfkmod_series_poll_wait()) is woken by each record that finds a
+ *	CPU's ring holding at least this many records, and
+ *	perfkmod_series_ready() is true from then until the ring is read
+ *	below it. 0 is 1 (every record wakes a sleeper); more
  *	than the ring holds is the ring's size (a full ring wakes); at most
  *	%PERFKMOD_SERIES_MAX_RECORDS. Records below the watermark wake
  *	nobody: a reader that stops the series reads once more for them, as

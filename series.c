@@ -95,23 +95,18 @@ static void unreserve_bytes(u64 bytes)
 }
 
 /*
- * After a record is published: when it brings the ring to the watermark,
- * wake the readers asleep in poll(), if any, through this CPU's irq_work.
- * Only the record that brings the ring to the watermark wakes, not every
- * record past it: a record adds one to what the ring holds and a read
- * only takes from it, so each rise to the watermark passes through it at
- * a record (a reader woken once and not reading finds the ring ready in
- * its next poll(), and does not sleep).
+ * After a record is published: while the ring holds the watermark, wake
+ * the readers asleep in poll(), if any, through this CPU's irq_work (a
+ * queued one is not queued again). Each such record wakes, not only the
+ * one that reaches the watermark: the count is read with the reader's
+ * @tail, which may be older than its last read, and an older @tail only
+ * makes the count larger, never smaller, so no wakeup is lost (a record
+ * that reached the watermark by a stale count would be the only one that
+ * wakes, and the rest would find the count past it).
  *
  * wq_has_sleeper()'s barrier orders the new @head before the look at the
  * wait queue; the poller's, between joining the queue and reading @head,
- * pairs with it (perfkmod_series_poll_wait()): either the poller sees the
- * new @head, and decides itself, or this sees the poller, and, after the
- * barrier and the smp_rmb(), the @tail it read to. So the count that
- * decides is read after the barrier; the one before only skips the look
- * when the ring holds less than the watermark (an older @tail can only
- * make it larger). A read racing with the look makes the count smaller:
- * that reader is awake, and looks again in poll().
+ * pairs with it (perfkmod_series_poll_wait()).
  *
  * Context: a producer's, NMI included; takes no lock.
  */
@@ -121,11 +116,7 @@ static void series_wake_pollers(struct perfkmod_series *s,
 {
 	if (head - READ_ONCE(sc->tail) < s->watermark)
 		return;
-	if (!wq_has_sleeper(&s->waitq->wait))
-		return;
-	/* the poller's @tail, stored before it joined the queue */
-	smp_rmb();
-	if (head - READ_ONCE(sc->tail) == s->watermark)
+	if (wq_has_sleeper(&s->waitq->wait))
 		irq_work_queue(&sc->wakeup);
 }
 

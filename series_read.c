@@ -62,11 +62,6 @@ EXPORT_SYMBOL_GPL(perfkmod_series_waitq_put);
 __poll_t perfkmod_series_poll_wait(struct perfkmod_series_waitq *wq,
 				   struct file *file, poll_table *pt)
 {
-	/*
-	 * The @tail of the reads before, seen by a producer that sees this
-	 * poller on the queue: pairs with its smp_rmb() (series_wake_pollers()).
-	 */
-	smp_mb();
 	poll_wait(file, &wq->wait, pt);
 	/*
 	 * Joined before the rings are looked at: pairs with the barrier of
