@@ -252,9 +252,31 @@ static void ratio(struct metric *m, double num, double den, const char *unit)
 static void metric_calc(const struct stat_out *o, int e, int a, double v,
 			struct metric *m)
 {
+	/* perf's ratios: a count over another event's, in percent */
+	static const struct {
+		enum stat_type type, of;
+		const char *unit;
+	} ratios[] = {
+		{ ST_BRANCH_MISSES, ST_BRANCHES, "of all branches" },
+		{ ST_STALLED_FRONT, ST_CYCLES, "frontend cycles idle" },
+		{ ST_STALLED_BACK, ST_CYCLES, "backend cycles idle" },
+		{ ST_CACHE_MISSES, ST_CACHE_REFS, "of all cache refs" },
+		{ ST_L1D_MISS, ST_L1_DCACHE, "of all L1-dcache accesses" },
+		{ ST_L1I_MISS, ST_L1_ICACHE, "of all L1-icache accesses" },
+		{ ST_LL_MISS, ST_LL_CACHE, "of all LL-cache accesses" },
+		{ ST_DTLB_MISS, ST_DTLB_CACHE, "of all dTLB cache accesses" },
+		{ ST_ITLB_MISS, ST_ITLB_CACHE, "of all iTLB cache accesses" },
+	};
 	double d;
+	size_t i;
 
 	memset(m, 0, sizeof(*m));
+	for (i = 0; i < ARRAY_SIZE(ratios); i++) {
+		if (o->events[e].type == ratios[i].type) {
+			ratio(m, v, find(o, e, a, ratios[i].of), ratios[i].unit);
+			return;
+		}
+	}
 	switch (o->events[e].type) {
 	case ST_NSECS:
 		m->unit = "CPUs utilized";
@@ -280,33 +302,6 @@ static void metric_calc(const struct stat_out *o, int e, int a, double v,
 			m->fmt = "%7.2f ";
 			m->val = v / d;
 		}
-		return;
-	case ST_BRANCH_MISSES:
-		ratio(m, v, find(o, e, a, ST_BRANCHES), "of all branches");
-		return;
-	case ST_STALLED_FRONT:
-		ratio(m, v, find(o, e, a, ST_CYCLES), "frontend cycles idle");
-		return;
-	case ST_STALLED_BACK:
-		ratio(m, v, find(o, e, a, ST_CYCLES), "backend cycles idle");
-		return;
-	case ST_CACHE_MISSES:
-		ratio(m, v, find(o, e, a, ST_CACHE_REFS), "of all cache refs");
-		return;
-	case ST_L1D_MISS:
-		ratio(m, v, find(o, e, a, ST_L1_DCACHE), "of all L1-dcache accesses");
-		return;
-	case ST_L1I_MISS:
-		ratio(m, v, find(o, e, a, ST_L1_ICACHE), "of all L1-icache accesses");
-		return;
-	case ST_LL_MISS:
-		ratio(m, v, find(o, e, a, ST_LL_CACHE), "of all LL-cache accesses");
-		return;
-	case ST_DTLB_MISS:
-		ratio(m, v, find(o, e, a, ST_DTLB_CACHE), "of all dTLB cache accesses");
-		return;
-	case ST_ITLB_MISS:
-		ratio(m, v, find(o, e, a, ST_ITLB_CACHE), "of all iTLB cache accesses");
 		return;
 	default:
 		break;
