@@ -23,8 +23,9 @@
  * A zeroed config counts on every CPU; see &enum perfkmod_target. A
  * sampling counter calls other modules' functions on its overflows
  * (perfkmod_callback.h, with the overflow limit, refresh and statistics);
- * a series samples counters into per-CPU rings (perfkmod_series.h). This
- * header includes both.
+ * a series samples counters into per-CPU rings (perfkmod_series.h); a
+ * region counts what a stretch of code costs per call (perfkmod_region.h).
+ * This header includes the three.
  *
  * Each function says in its Context: where it may be called. One that may
  * sleep checks where it is: called from a direct or %PERFKMOD_DELIVER_IRQ
@@ -532,8 +533,9 @@ int perfkmod_parse(const char *spec, struct perfkmod_config *config);
  */
 int perfkmod_event_name(unsigned int index, char *buf, size_t size);
 
-/* the overflow callbacks and the series: one header each */
+/* the overflow callbacks, the series and the regions: one header each */
 #include "perfkmod_callback.h"
 #include "perfkmod_series.h"
+#include "perfkmod_region.h"
 
 #endif /* _PERFKMOD_H */
