@@ -56,4 +56,14 @@ static inline bool irq_work_is_pending(struct irq_work *work)
 }
 #endif
 
+/* get_kretprobe() (5.12): an instance's kretprobe, ri->rp before it */
+#ifndef PERFKMOD_HAVE_GET_KRETPROBE
+#include <linux/kprobes.h>
+
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->rp;
+}
+#endif
+
 #endif /* _PERFKMOD_COMPAT_H */

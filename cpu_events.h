@@ -130,6 +130,9 @@ int perfkmod_cpu_events_set_period(struct perfkmod_counter *c, u64 value,
 				   bool *live);
 bool perfkmod_cpu_events_failed(struct perfkmod_counter *c);
 
+/* read_local.c: a counter's raw count on this CPU, for the regions */
+int perfkmod_read_local_raw(struct perfkmod_counter *c, int cpu, u64 *count);
+
 /* cpu_events.c, for the KUnit suites */
 void perfkmod_cpu_events_flush(struct perfkmod_counter *c);
 

@@ -35,6 +35,9 @@
  *
  *	series_reader.lock > perfkmod_series.read_lock
  *
+ *	perfkmod_named_mutex > perfkmod_region_mutex > perfkmod_region.lock >
+ *	jump_label_mutex, kprobe_mutex > cpu_hotplug_lock
+ *
  * and the leaves perfkmod_counters_mutex, perfkmod_callback_mutex and
  * perfkmod_series_mutex, taken under perfkmod_named_mutex or none (and
  * perfkmod_counters_mutex in the CPU hotplug callbacks, while
@@ -96,6 +99,25 @@
  *	and the last tracepoint event of its kind unregisters its probe
  *	(event_mutex, tracepoints_mutex, a static call's cpus_read_lock()).
  *	So neither perfkmod nor its callers call perf in cpus_read_lock().
+ * perfkmod_region_mutex (region.c)
+ *	Protects the list of regions, its notifier chain (whose callbacks run
+ *	under it: a region's viewers, control/'s debugfs files), the
+ *	regions' names and markers' @region, the @counters of each listed
+ *	region and the @users it holds of them. Taken by a region's create
+ *	and release, the notifier's (un)register, a counter's release
+ *	(region_forget(), the regions' struct perfkmod_user) and the module
+ *	notifier, perhaps under perfkmod_named_mutex. Held while a region's
+ *	probe is unregistered and an RCU grace period passes, and while the
+ *	viewers remove their files, which waits for those files' readers:
+ *	these take perfkmod_region.lock, never this.
+ * perfkmod_region.lock (region.h)
+ *	Serialises turning a region on and off (its @gen, @enabled and
+ *	@orphan): taken by enable and disable, alone, and under
+ *	perfkmod_region_mutex by create, release and a counter's release.
+ *	Held while a marker's static key changes (jump_label_mutex, and
+ *	cpu_hotplug_lock for reading) and a probe is enabled or disabled
+ *	(kprobe_mutex): never taken under cpu_hotplug_lock. A call's begin
+ *	and end take no lock.
  * series_reader.lock (control/named_files.c), an open records file's
  *	control/control.h says what it protects; it is held over
  *	perfkmod_series_read(), which takes perfkmod_series.read_lock.

@@ -13,6 +13,7 @@
 #include "cpuhotplug.h"
 #include "internal.h"
 #include "control/control.h"
+#include "region.h"
 #include "series.h"
 
 /*
@@ -25,7 +26,7 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 				  unsigned long action, void *data)
 {
 	struct module *mod = data;
-	int counters, callbacks, series;
+	int counters, callbacks, series, regions;
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
@@ -36,7 +37,8 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 	 */
 	callbacks = perfkmod_callbacks_release_owner(mod);
 	flush_workqueue(perfkmod_reap_wq);
-	/* series before counters: they read counters */
+	/* regions and series before counters: they read counters */
+	regions = perfkmod_regions_release_owner(mod);
 	series = perfkmod_series_release_owner(mod);
 	counters = perfkmod_counters_release_owner(mod);
 	if (counters || callbacks)
@@ -45,6 +47,9 @@ static int perfkmod_module_notify(struct notifier_block *nb,
 	if (series)
 		pr_warn("module %s unloaded without releasing %d series; perfkmod released them\n",
 			mod->name, series);
+	if (regions)
+		pr_warn("module %s unloaded without releasing %d regions; perfkmod released them\n",
+			mod->name, regions);
 	return NOTIFY_OK;
 }
 
@@ -72,8 +77,9 @@ static int __init perfkmod_init(void)
 	err = perfkmod_series_hotplug_init();
 	if (err)
 		goto err_callbacks;
-	/* before the counters= counters: a series reads counters */
+	/* before the counters= counters: series and regions read counters */
 	perfkmod_user_register(&perfkmod_series_user);
+	perfkmod_user_register(&perfkmod_region_user);
 	err = register_module_notifier(&perfkmod_module_nb);
 	if (err)
 		goto err_series;
@@ -86,6 +92,7 @@ static int __init perfkmod_init(void)
 err_notifier:
 	unregister_module_notifier(&perfkmod_module_nb);
 err_series:
+	perfkmod_user_unregister(&perfkmod_region_user);
 	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
 err_callbacks:
@@ -101,6 +108,7 @@ static void __exit perfkmod_exit(void)
 {
 	perfkmod_control_exit();
 	unregister_module_notifier(&perfkmod_module_nb);
+	perfkmod_user_unregister(&perfkmod_region_user);
 	perfkmod_user_unregister(&perfkmod_series_user);
 	perfkmod_series_hotplug_exit();
 	perfkmod_callbacks_exit();

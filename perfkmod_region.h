@@ -78,6 +78,7 @@ struct perfkmod_marker {
  * @id: the region's id, which tells it from a later region at the same
  *	address.
  * @cpu: the CPU it began on.
+ * @seq: that CPU's hotplug generation then.
  * @start: each counter's value at the begin.
  *
  * On the caller's stack, between perfkmod_region_begin() and
@@ -87,6 +88,7 @@ struct perfkmod_region_call {
 	struct perfkmod_region *region;
 	u32 id;
 	u32 cpu;
+	u32 seq;
 	u64 start[PERFKMOD_REGION_MAX_COUNTERS];
 };
 

@@ -196,18 +196,46 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
 }
 
 /*
- * Nothing here waits, allocates or takes a lock. The event read is safe
- * without @c->lock: a per-CPU counter's event of this CPU is retired or
- * replaced only after the CPU's hotplug callback moved @seq, and that
- * callback runs on this CPU, so not while interrupts are off here (nor
- * under an NMI here). An event whose @event_seq is not the CPU's @seq is
- * not read (-EBUSY). perfkmod_sync_cpus() publishes @event after
- * @event_seq and @retired, with release; it is loaded with acquire. An
- * event and the @event_seq of the next are never read together: the CPU
- * cannot go down and up while interrupts are off here, and
- * perfkmod_sync_cpus() waits for an RCU grace period before it publishes
- * a new event where it retired one since.
+ * This CPU's count of per-CPU counter @c, @pc its share of CPU @cpu, this
+ * one: its live event's count plus what its retired events counted, no
+ * reset's base taken off; interrupts off or NMI. Nothing here waits,
+ * allocates or takes a lock. The event read is safe without @c->lock: a
+ * per-CPU counter's event of this CPU is retired or replaced only after
+ * the CPU's hotplug callback moved @seq, and that callback runs on this
+ * CPU, so not while interrupts are off here (nor under an NMI here). An
+ * event whose @event_seq is not the CPU's @seq is not read (-EBUSY).
+ * perfkmod_sync_cpus() publishes @event after @event_seq and @retired,
+ * with release; it is loaded with acquire. An event and the @event_seq of
+ * the next are never read together: the CPU cannot go down and up while
+ * interrupts are off here, and perfkmod_sync_cpus() waits for an RCU grace
+ * period before it publishes a new event where it retired one since.
  */
+static __always_inline int read_share_local(struct perfkmod_counter *c,
+					    struct perfkmod_cpu_share *pc,
+					    int cpu, u64 *count)
+{
+	struct perf_event *event;
+	u64 live = 0;
+	int err;
+
+	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
+	event = smp_load_acquire(&pc->event);
+	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq))
+		return -EBUSY;	/* the CPU went and came back: a stale event */
+	if (event) {
+		err = read_event_local(c, event, cpu, &live);
+		if (err)
+			return err;
+	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
+		/* refused by perf, or not made yet since the CPU came online */
+		return READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
+	} else if (unlikely(in_nmi()) && perfkmod_system_pmu(c)) {
+		return -EOPNOTSUPP;	/* as on the CPU that serves this one */
+	}
+	*count = live + READ_ONCE(pc->retired.value);
+	return 0;
+}
+
 int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 {
 	struct perfkmod_cpu_share *pc;
@@ -241,25 +269,9 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		base = READ_ONCE(c->base);
 		goto out;
 	}
-	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
-	event = smp_load_acquire(&pc->event);
-	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq)) {
-		err = -EBUSY;	/* the CPU went and came back: a stale event */
+	err = read_share_local(c, pc, cpu, &count);
+	if (err)
 		goto err;
-	}
-	if (event) {
-		err = read_event_local(c, event, cpu, &count);
-		if (err)
-			goto err;
-	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
-		/* refused by perf, or not made yet since the CPU came online */
-		err = READ_ONCE(pc->err) ? -ENODATA : -EBUSY;
-		goto err;
-	} else if (unlikely(in_nmi()) && perfkmod_system_pmu(c)) {
-		err = -EOPNOTSUPP;	/* as on the CPU that serves this one */
-		goto err;
-	}
-	count += READ_ONCE(pc->retired.value);
 	base = READ_ONCE(pc->base);
 out:
 	local_irq_restore(flags);
@@ -271,3 +283,31 @@ err:
 	return err;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
+
+/**
+ * perfkmod_read_local_raw() - a counter's raw count on this CPU, for a region
+ * @c: an all-CPUs counter, or a task counter without inherit.
+ * @cpu: this CPU.
+ * @count: set to what the CPU's events of @c counted (the task's event, of
+ *	a task counter), no reset taken off: a reset between two reads does
+ *	not change their difference.
+ *
+ * As perfkmod_counter_read_local() reads; the region's begin and end,
+ * which read several counters at once, turn interrupts off around them.
+ *
+ * Context: interrupts off, or NMI; takes no lock.
+ * Return: 0, or perfkmod_counter_read_local()'s errno; -%EINVAL for a
+ * task counter read outside its task.
+ */
+int perfkmod_read_local_raw(struct perfkmod_counter *c, int cpu, u64 *count)
+{
+	struct perf_event *event;
+
+	if (c->config.target == PERFKMOD_TARGET_TASK) {
+		event = c->event;
+		if (event->hw.target != current)
+			return -EINVAL;
+		return read_event_local(c, event, cpu, count);
+	}
+	return read_share_local(c, per_cpu_ptr(c->pcpu.cpus, cpu), cpu, count);
+}

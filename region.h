@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The regions: their figures, lifetime and markers (region.c) and their
- * function probes (region_func.c) share the region below; what module
- * init and exit, and the module notifier, ask of them.
+ * The regions: their lifetime (region.c), their calls (region_call.c) and
+ * their functions' probes (region_func.c) share the region below; what
+ * module init and exit, and the module notifier, ask of them.
  */
 #ifndef _PERFKMOD_REGION_H
 #define _PERFKMOD_REGION_H
@@ -16,12 +16,14 @@
 #include "perfkmod.h"
 
 struct module;
+struct perfkmod_user;
 
 /*
  * One CPU's figures of a region (&struct perfkmod_region_stats), written
  * by the calls that end on the CPU only, with local64 operations: a call
  * ending in an interrupt or NMI of another's end on the same CPU leaves
- * both whole.
+ * both whole. @min is U64_MAX until a call. @resetting: the CPU is
+ * resetting them (interrupts off), and an NMI's end is not counted.
  */
 struct perfkmod_region_cpu {
 	local64_t calls;
@@ -31,31 +33,46 @@ struct perfkmod_region_cpu {
 	local64_t max;
 	local64_t sum[PERFKMOD_REGION_MAX_COUNTERS];
 	local64_t hist[PERFKMOD_REGION_HIST_BUCKETS];
+	bool resetting;
 };
 
 /**
  * struct perfkmod_region_func - a function region's probe
  * @rp: the kretprobe on the function: its entry handler begins a call in
  *	its instance's data (a struct perfkmod_region_call), its handler
- *	ends it.
- * @symbol: the function, as the config named it.
+ *	ends it. Registered disabled by create, enabled and disabled by
+ *	perfkmod_region_func_switch(), unregistered by the release.
+ * @symbol: the function, as the config named it; &perfkmod_region.config's
+ *	@func points here.
  */
 struct perfkmod_region_func {
 	struct kretprobe rp;
-	char *symbol;
+	char symbol[KSYM_NAME_LEN];
 };
 
 /**
  * struct perfkmod_region - a region: its counters, figures and calls' source
- * @config: perfkmod's copy of the creator's (see perfkmod_region_config()).
- * @counters: the counters, in order; @config.counters points here.
+ * @config: perfkmod's copy of the creator's (perfkmod_region_config()):
+ *	its @counters, @counter_names, @name and @func point to the copies
+ *	below. @config.marker is set to NULL when the marker's module goes
+ *	before the region's owner releases it.
+ * @counters: the counters, in order. One released under the region is
+ *	set to NULL, under perfkmod_region_mutex, once the region is off for
+ *	good (@orphan): begins and ends no longer read it.
  * @names: copies of the counter names, NULL if none were given.
- * @name: the name; @config.name points here.
- * @id: tells the region from any other made before it.
- * @task: its counters are one task's, not all CPUs'.
- * @enabled: counting is on.
+ * @name: the name.
+ * @lock: serialises turning the region on and off; protects @gen,
+ *	@enabled and @orphan (see "Locks" in internal.h).
+ * @gen: the calls' generation: a call ends only with the @gen it began
+ *	with. A new one (unique among all regions) each time the region is
+ *	turned on or off. Written under @lock (WRITE_ONCE()), read by the
+ *	begins and ends (READ_ONCE()).
+ * @enabled: calls are counted. Written under @lock (WRITE_ONCE()), read
+ *	locklessly.
+ * @orphan: a counter or the marker went: never on again. Under @lock.
+ * @task: the counters are one task's, not all CPUs'.
  * @owner: the module that created it.
- * @node: entry in the list of regions.
+ * @node: entry in the list of regions, under perfkmod_region_mutex.
  * @cpus: each CPU's figures.
  * @func: the probe of a function region.
  */
@@ -64,22 +81,25 @@ struct perfkmod_region {
 	struct perfkmod_counter *counters[PERFKMOD_REGION_MAX_COUNTERS];
 	char *names[PERFKMOD_REGION_MAX_COUNTERS];
 	char name[PERFKMOD_REGION_NAME_MAX + 1];
-	u32 id;
-	bool task;
+	struct mutex lock;	/* see "Locks" in internal.h */
+	u32 gen;
 	bool enabled;
+	bool orphan;
+	bool task;
 	struct module *owner;
 	struct list_head node;
 	struct perfkmod_region_cpu __percpu *cpus;
 	struct perfkmod_region_func func;
 };
 
-/* region.c: a call's begin and end, in any context */
+/* region_call.c: a call's begin and end, in any context */
 bool perfkmod_region_call_begin(struct perfkmod_region *r,
 				struct perfkmod_region_call *call);
 void perfkmod_region_call_end(struct perfkmod_region *r,
 			      struct perfkmod_region_call *call);
 
-/* region.c: what the module notifier releases */
+/* region.c: for module init, exit and notifier */
+extern struct perfkmod_user perfkmod_region_user;
 int perfkmod_regions_release_owner(struct module *mod);
 
 /* region_func.c: the probe of a function region */
