@@ -111,7 +111,7 @@
  *	viewers remove their files, which waits for those files' readers:
  *	these take perfkmod_region.lock, never this.
  * perfkmod_region.lock (region.h)
- *	Serialises turning a region on and off (its @gen, @enabled and
+ *	Serialises turning a region on and off (its @gen and
  *	@orphan): taken by enable and disable, alone, and under
  *	perfkmod_region_mutex by create, release and a counter's release.
  *	Held while a marker's static key changes (jump_label_mutex, and

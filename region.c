@@ -28,16 +28,22 @@ static LIST_HEAD(perfkmod_regions);
 /* the viewers of the regions; called under the mutex */
 static RAW_NOTIFIER_HEAD(perfkmod_region_chain);
 /*
- * Where each region's @gen comes from: a region's begun calls end only
- * while its @gen is the one they began with, and no two regions, nor two
- * times of one, share a @gen.
+ * Where each region's @gen comes from: a region's calls begin only while
+ * its @gen is odd (on), and end only while it is the one they began with;
+ * no two regions, nor two times of one, share a @gen.
  */
 static atomic_t perfkmod_region_gens = ATOMIC_INIT(0);
 
-static void new_gen(struct perfkmod_region *r)
+/*
+ * A new @gen for @r, on or off, in one store: a begin never sees the
+ * region on with the @gen of its turning off, nor the reverse.
+ */
+static void new_gen(struct perfkmod_region *r, bool on)
 {
+	u32 gen = (u32)atomic_add_return(2, &perfkmod_region_gens) | on;
+
 	/* pairs with READ_ONCE() in the begin and end */
-	WRITE_ONCE(r->gen, (u32)atomic_inc_return(&perfkmod_region_gens));
+	WRITE_ONCE(r->gen, gen);
 }
 
 /*
@@ -51,25 +57,22 @@ static int region_switch(struct perfkmod_region *r, bool on, bool going)
 	int err;
 
 	lockdep_assert_held(&r->lock);
-	if (on == r->enabled)
+	if (on == (r->gen & 1))
 		return 0;
 	if (on) {
 		if (r->orphan)
 			return -ENODEV;
-		new_gen(r);
-		/* pairs with READ_ONCE() in the begin */
-		WRITE_ONCE(r->enabled, true);
+		new_gen(r, true);
 		if (r->config.marker) {
 			static_branch_enable(&r->config.marker->on);
 			return 0;
 		}
 		err = perfkmod_region_func_switch(r, true);
 		if (err)
-			WRITE_ONCE(r->enabled, false);
+			new_gen(r, false);
 		return err;
 	}
-	WRITE_ONCE(r->enabled, false);
-	new_gen(r);
+	new_gen(r, false);
 	if (!r->config.marker)
 		perfkmod_region_func_switch(r, false);
 	else if (!going)
@@ -335,7 +338,7 @@ EXPORT_SYMBOL_GPL(perfkmod_region_disable);
 
 bool perfkmod_region_enabled(struct perfkmod_region *region)
 {
-	return READ_ONCE(region->enabled);
+	return READ_ONCE(region->gen) & 1;
 }
 EXPORT_SYMBOL_GPL(perfkmod_region_enabled);
 

@@ -61,14 +61,13 @@ struct perfkmod_region_func {
  *	good (@orphan): begins and ends no longer read it.
  * @names: copies of the counter names, NULL if none were given.
  * @name: the name.
- * @lock: serialises turning the region on and off; protects @gen,
- *	@enabled and @orphan (see "Locks" in internal.h).
- * @gen: the calls' generation: a call ends only with the @gen it began
- *	with. A new one (unique among all regions) each time the region is
- *	turned on or off. Written under @lock (WRITE_ONCE()), read by the
- *	begins and ends (READ_ONCE()).
- * @enabled: calls are counted. Written under @lock (WRITE_ONCE()), read
- *	locklessly.
+ * @lock: serialises turning the region on and off; protects @gen and
+ *	@orphan (see "Locks" in internal.h).
+ * @gen: the calls' generation, odd while the region is on: a call begins
+ *	only while it is odd and ends only with the @gen it began with. A new
+ *	one (unique among all regions) each time the region is turned on or
+ *	off. Written under @lock (WRITE_ONCE()), read by the begins and ends
+ *	(READ_ONCE()).
  * @orphan: a counter or the marker went: never on again. Under @lock.
  * @task: the counters are one task's, not all CPUs'.
  * @owner: the module that created it.
@@ -83,7 +82,6 @@ struct perfkmod_region {
 	char name[PERFKMOD_REGION_NAME_MAX + 1];
 	struct mutex lock;	/* see "Locks" in internal.h */
 	u32 gen;
-	bool enabled;
 	bool orphan;
 	bool task;
 	struct module *owner;

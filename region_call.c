@@ -52,8 +52,8 @@ bool perfkmod_region_call_begin(struct perfkmod_region *r,
 	local_irq_save(flags);
 	cpu = smp_processor_id();
 	call->id = READ_ONCE(r->gen);
-	if (unlikely(!READ_ONCE(r->enabled)))
-		goto out;
+	if (unlikely(!(call->id & 1)))
+		goto out;	/* off */
 	call->cpu = cpu;
 	call->seq = cpu_gen(r, cpu);
 	for (i = 0; i < r->config.nr_counters; i++) {
