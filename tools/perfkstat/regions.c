@@ -246,6 +246,16 @@ void region_free(struct region *r)
 	memset(r, 0, sizeof(*r));
 }
 
+char *region_reason(char *why, const char *cmd)
+{
+	size_t n = strlen(why), c = strlen(cmd);
+
+	if (n < c + 2 || strcmp(why + n - c, cmd) || strncmp(why + n - c - 2, ": ", 2))
+		return NULL;
+	why[n - c - 2] = '\0';
+	return why;
+}
+
 /* read_one: region NAME's file FILE, parsed by PARSE; 0 or -1 (said) */
 static int read_one(struct region *r, const char *file,
 		    const char *(*parse)(struct region *r, const char *text))

@@ -41,6 +41,13 @@ const char *region_parse_hist(struct region *r, const char *text);
 const char *region_parse_spec(struct region *r, const char *text);
 void region_free(struct region *r);
 
+/*
+ * region_reason: WHY, last_error's line after command CMD failed, cut
+ * before the ": CMD" it ends with (the kernel's reason alone); NULL if
+ * it does not name CMD
+ */
+char *region_reason(char *why, const char *cmd);
+
 /* region_read: region NAME's files, from perfkmod's debugfs; 0 or -1 (said) */
 int region_read(const char *name, struct region *r);
 
