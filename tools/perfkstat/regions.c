@@ -366,7 +366,9 @@ static void print_hist(const struct region_view *v, const struct region *r,
 		else
 			snprintf(head, sizeof(head), "[%s, %s)",
 				 power_label(lo, sizeof(lo), i - 1),
-				 power_label(hi, sizeof(hi), i));
+				 /* the last: to U64_MAX, 2^64 - 1 */
+				 power_label(hi, sizeof(hi),
+					     i == REGION_HIST_BUCKETS - 1 ? i + 1 : i));
 		w = max ? (int)((u128)r->hist[i] * HIST_WIDTH / max) : 0;
 		memset(bar, '@', w);
 		bar[w] = '\0';
@@ -491,7 +493,9 @@ void region_print(const struct region_view *v, const struct region *r,
 			  (unsigned long long)r->all.calls) :
 		xasprintf("region '%s' (marker, %llu calls)", r->name,
 			  (unsigned long long)r->all.calls);
-	print_header(&o, what);
+	/* perf's title (print_header()'s, which counts -I's intervals too) */
+	if (v->fmt == FMT_STD)
+		fprintf(v->f, "\n Performance counter stats for %s:\n\n", what);
 	print_rows(&o);
 	print_figures(v, r, &o, label ? label : r->counter[0]);
 	if (v->fmt == FMT_STD)
