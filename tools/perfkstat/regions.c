@@ -351,16 +351,20 @@ static void print_hist(const struct region_view *v, const struct region *r,
 		       const char *label)
 {
 	char lo[24], hi[24], head[64], bar[HIST_WIDTH + 1];
+	int i, w, first = -1;
 	u64 max = 0;
-	int i, w;
 
-	for (i = 0; i < r->nhist; i++)
+	for (i = 0; i < r->nhist; i++) {
 		if (r->hist[i] > max)
 			max = r->hist[i];
-	if (!r->nhist)
+		if (r->hist[i] && first < 0)
+			first = i;
+	}
+	if (first < 0)
 		return;
+	/* as bpftrace's: from the first bucket with calls to the last */
 	fprintf(v->f, "\n %s per call, log2 (all CPUs):\n", label);
-	for (i = 0; i < r->nhist; i++) {
+	for (i = first; i < r->nhist; i++) {
 		if (i < 2)
 			snprintf(head, sizeof(head), "[%d]", i);
 		else
