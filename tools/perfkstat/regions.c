@@ -8,7 +8,8 @@
  * per cycle, of all branches, of all cache refs ...: the ratio of the
  * sums, which is that of the means); then the region's figures (calls,
  * lost, migrated, missed, counter 0's min and max) and counter 0's log2
- * histogram, drawn as bpftrace's hist() draws one.
+ * histogram, drawn as bpftrace's hist() draws one (from its first bucket
+ * with calls).
  *
  * The files, as perfkmod writes them (names have no blanks):
  *   stat  "# CPU CALLS LOST MIGRATED MISSED MIN MAX SUM:n0 MEAN:n0 ...",
@@ -502,7 +503,7 @@ void region_print(const struct region_view *v, const struct region *r,
 		fprintf(v->f, "\n Performance counter stats for %s:\n\n", what);
 	print_rows(&o);
 	print_figures(v, r, &o, label ? label : r->counter[0]);
-	if (v->fmt == FMT_STD)
+	if (v->fmt == FMT_STD && !v->per_cpu)
 		print_hist(v, r, label ? label : r->counter[0]);
 	free(what);
 	free(ids);
