@@ -215,10 +215,13 @@ static char *value(const struct stat_out *o, const struct stat_event *ev,
 	const char *sep = o->fmt == FMT_STD ? o->thousands : NULL;
 	u128 den = ev->msec ? 1000000 : 1;
 
-	/* a call's mean: 2 decimals, as perf's msec (JSON: 6, as its %f) */
+	/*
+	 * a call's mean: 2 decimals, as perf's msec (JSON: 6, as its %f); a
+	 * clock's msec 6, to the ns: a call takes microseconds
+	 */
 	if (ev->per_call)
 		return quotient(buf, size, s->val, den * s->run,
-				o->fmt == FMT_JSON ? 6 : 2, sep);
+				o->fmt == FMT_JSON || ev->msec ? 6 : 2, sep);
 	if (o->fmt == FMT_JSON)
 		return ev->msec ? fixed(buf, size, s->val, 6, NULL) :
 			(digits(buf, size - 7, s->val, NULL),

@@ -216,6 +216,10 @@ static const char * const table_lines[] = {
 	"[4E, 16E)              1 |@@@@@@                                              |",
 };
 
+static const char * const clock_line[] = {
+	"          0.002500 msec cpu-clock                                                             ",
+};
+
 static const char table_head[] =
 	"\n Performance counter stats for region 'rx' (func=vfs_read, 12 calls):\n\n";
 
@@ -225,6 +229,21 @@ static const char * const table_cpu_lines[] = {
 	"CPU2        <not counted>      cycles                                                                ",
 	"CPU0                   10      calls                                                                 ",
 };
+
+/* print_clock: counter 0 a clock: 30000 ns over 12 calls */
+static void print_clock(FILE *f, const void *arg)
+{
+	struct region_view v = { .f = f, .fmt = *(const int *)arg, .sep = "," };
+	struct stat_event ev = {
+		.label = "cpu-clock", .modifiers = "", .type = ST_NSECS,
+		.msec = true, .supported = true,
+	};
+	struct region r = {
+		.name = "clk", .ncounters = 1, .all = { .calls = 12, .sum = { 30000 } },
+	};
+
+	region_print(&v, &r, &ev, NULL, 1);
+}
 
 static void table_tests(void)
 {
@@ -240,6 +259,16 @@ static void table_tests(void)
 			fputs(t, stdout);
 	}
 	free(t);
+
+	t = capture(print_clock, &a.fmt);
+	ok(has_line(t, clock_line[0]),
+	   "table: a clock's mean in msec to the ns, no CPUs utilized without a time");
+	free(t);
+	a.fmt = FMT_CSV;
+	t = capture(print_clock, &a.fmt);
+	ok(has_line(t, "clk,0.002500,msec,cpu-clock,12,100.00,,"), "CSV: a clock's mean, msec");
+	free(t);
+	a.fmt = FMT_STD;
 
 	a.per_cpu = true;
 	t = capture(print_fixture, &a);
