@@ -12,8 +12,8 @@
 
 # region_csv FILE FIELDS: every line of FILE (but -o's "# started on" and
 # blank lines) has FIELDS fields: region,[CPUn,]value,unit,event,calls,
-# percent,metric,metric unit; a value a number, a mean N.NN or <not
-# counted>; the metric and its unit both or neither
+# percent,metric,metric unit; a value a number, a mean (N.NN, a clock's
+# N.NNNNNN) or <not counted>; the metric and its unit both or neither
 region_csv() {
 	grep -v '^#' "$1" | grep -v '^$' | awk -F, -v nf="$2" '
 	NF != nf { print "line " NR ": " NF " fields: " $0; exit 1 }
@@ -21,7 +21,7 @@ region_csv() {
 		o = nf - 8
 		if ($1 !~ /^[A-Za-z0-9_.-]+$/) { print "bad region: " $0; exit 1 }
 		if (o && $2 !~ /^CPU[0-9]+$/) { print "bad cpu: " $0; exit 1 }
-		if ($(o + 2) !~ /^([0-9]+|[0-9]+\.[0-9][0-9]|<not counted>|<not supported>)$/) {
+		if ($(o + 2) !~ /^([0-9]+|[0-9]+\.[0-9]+|<not counted>|<not supported>)$/) {
 			print "bad value: " $0; exit 1
 		}
 		if ($(o + 4) == "") { print "no event: " $0; exit 1 }
