@@ -126,5 +126,7 @@ int main(int argc, char **argv)
 		return cmd_prom(argc, argv);
 	if (!strcmp(cmd, "record"))
 		return cmd_record(argc, argv);
+	if (!strcmp(cmd, "regions"))
+		return cmd_regions(argc, argv);
 	return cmd_plot(argc, argv);
 }

@@ -134,5 +134,6 @@ int cmd_stat(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_prom(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_regions(int argc, char **argv);
 
 #endif

@@ -19,10 +19,7 @@
 
 #include "stat.h"
 
-#define COUNTS_LEN	18
-#define EVNAME_LEN	32
 #define METRIC_LEN	38
-#define UNIT_LEN	4	/* strlen("msec"), strlen("unit") */
 #define INTERVAL_LEN	16
 #define COMM_LEN	16
 #define PID_LEN		7
@@ -153,8 +150,12 @@ static const struct stat_sum *sum_of(const struct stat_out *o, int e, int a)
 	return &o->sums[e * o->naggr + a];
 }
 
-static bool counted(const struct stat_sum *s)
+/* counted: row S of event EV has a value (a region's sums always have) */
+static bool counted(const struct stat_out *o, const struct stat_event *ev,
+		    const struct stat_sum *s)
 {
+	if (o->region && !ev->per_call)
+		return true;
 	return s->run && s->ena;
 }
 
@@ -180,23 +181,31 @@ static char *digits(char *buf, size_t size, u128 v, const char *sep)
 	return buf;
 }
 
-/* fixed: NS as msec with DECIMALS (at most 6) decimals, a half to even */
-static char *fixed(char *buf, size_t size, u128 ns, int decimals,
-		   const char *sep)
+/*
+ * quotient: NUM / DEN with DECIMALS decimals (at most 6), a half to even,
+ * thousands separated by SEP (or not: NULL)
+ */
+static char *quotient(char *buf, size_t size, u128 num, u128 den,
+		      int decimals, const char *sep)
 {
-	u128 div = 1, q, pow = 1;
+	u128 q, pow = 1;
 	char whole[48 + 12 * 8];
 	int i;
 
-	for (i = decimals; i < 6; i++)
-		div *= 10;
 	for (i = 0; i < decimals; i++)
 		pow *= 10;
-	q = div_round_even((s128)ns, (s128)div);
+	q = div_round_even((s128)(num * pow), (s128)den);
 	digits(whole, sizeof(whole), q / pow, sep);
 	snprintf(buf, size, "%s.%0*llu", whole, decimals,
 		 (unsigned long long)(q % pow));
 	return buf;
+}
+
+/* fixed: NS as msec with DECIMALS (at most 6) decimals, a half to even */
+static char *fixed(char *buf, size_t size, u128 ns, int decimals,
+		   const char *sep)
+{
+	return quotient(buf, size, ns, 1000000, decimals, sep);
 }
 
 /* the value of row E, A as the format shows it */
@@ -204,7 +213,15 @@ static char *value(const struct stat_out *o, const struct stat_event *ev,
 		   const struct stat_sum *s, char *buf, size_t size)
 {
 	const char *sep = o->fmt == FMT_STD ? o->thousands : NULL;
+	u128 den = ev->msec ? 1000000 : 1;
 
+	/*
+	 * a call's mean: 2 decimals, as perf's msec (JSON: 6, as its %f); a
+	 * clock's msec 6, to the ns: a call takes microseconds
+	 */
+	if (ev->per_call)
+		return quotient(buf, size, s->val, den * s->run,
+				o->fmt == FMT_JSON || ev->msec ? 6 : 2, sep);
 	if (o->fmt == FMT_JSON)
 		return ev->msec ? fixed(buf, size, s->val, 6, NULL) :
 			(digits(buf, size - 7, s->val, NULL),
@@ -327,7 +344,7 @@ static void metric_calc(const struct stat_out *o, int e, int a, double v,
 static void metric_of(const struct stat_out *o, int e, int a, double v,
 		      struct metric *m)
 {
-	if (!counted(sum_of(o, e, a)) || o->no_metrics) {
+	if (!counted(o, &o->events[e], sum_of(o, e, a)) || o->no_metrics) {
 		memset(m, 0, sizeof(*m));
 		m->unit = "";
 		return;
@@ -473,7 +490,7 @@ static void print_row(const struct stat_out *o, int e, int a)
 	const char *bad = ev->supported ? "<not counted>" : "<not supported>";
 	const char *unit = ev->msec ? "msec" : "";
 	unsigned long long sec = o->ts_ns / 1000000000, ns = o->ts_ns % 1000000000;
-	bool ok = ev->supported && counted(s);
+	bool ok = ev->supported && counted(o, ev, s);
 	double pct = 100;
 	struct metric m;
 	char val[48 + 12 * 8 + 16];
@@ -501,6 +518,8 @@ static void print_row(const struct stat_out *o, int e, int a)
 			fprintf(o->f, "%llu.%09llu%s", sec, ns, o->sep);
 		else if (o->summary)
 			fprintf(o->f, "summary%s", o->sep);
+		if (o->region)
+			fprintf(o->f, "%s%s", o->region, o->sep);
 		print_place(o, a, s->nr);
 		fprintf(o->f, "%s%s%s%s%s", ok ? val : bad, o->sep, unit,
 			o->sep, ev->label);
@@ -513,6 +532,11 @@ static void print_row(const struct stat_out *o, int e, int a)
 		fputc('{', o->f);
 		if (o->interval)
 			fprintf(o->f, "\"interval\" : %llu.%09llu, ", sec, ns);
+		if (o->region) {
+			fputs("\"region\" : ", o->f);
+			json_str(o->f, o->region);
+			fputs(", ", o->f);
+		}
 		print_place(o, a, s->nr);
 		fputs("\"counter-value\" : ", o->f);
 		json_str(o->f, ok ? val : bad);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "regions.h"
 #include "stat.h"
 #include "workload.h"
 
@@ -83,6 +84,7 @@ static struct {
 	int detailed;
 	bool summary, no_csv_summary, null_run, no_scale, all_user, all_kernel;
 	bool metric_only;
+	const char *func;		/* --func's kernel function */
 } opt = { .big_num = true, .repeat = 1 };
 
 static int *cpu_ids, ncpu_ids;	/* -C's CPUs */
@@ -444,6 +446,41 @@ static void make_temporaries(pid_t child, bool first)
 	}
 }
 
+/* --func's region, temporary: perfkstat-PID-f */
+static char *region_name;
+
+/*
+ * make_region: a temporary region over the events' counters, counting
+ * the calls of --func's function; a refusal ends perfkstat with the
+ * kernel's reason (last_error's, without the command it names)
+ */
+static void make_region(void)
+{
+	struct sbuf cmd = { 0 };
+	char *why;
+	int i;
+
+	if (!ncounters)
+		die("--func: this machine counts none of the events");
+	region_name = xasprintf(ME "-%d-f", (int)getpid());
+	sb_printf(&cmd, "region %s func=%s", region_name, opt.func);
+	for (i = 0; i < ncounters; i++)
+		sb_printf(&cmd, " %s", counters[i].name);
+	/* first: it is deleted before the counters it reads */
+	temp_add(region_name, true);
+	if (!ctl(cmd.buf, true)) {
+		sb_free(&cmd);
+		return;
+	}
+	temp_drop(region_name);
+	why = last_error();
+	if (!region_reason(why, cmd.buf))
+		ctl_complain(cmd.buf);
+	else
+		warn("cannot probe %s: %s", opt.func, why);
+	exit(1);
+}
+
 /* drop_temporaries: a run's counters deleted, for the next run's */
 static void drop_temporaries(void)
 {
@@ -505,6 +542,9 @@ static void snapshot(struct sample *s)
 	int i, j, n;
 
 	memset(s, 0, nslots() * sizeof(*s));
+	/* --func's figures are its region's: the counters' own go unread */
+	if (opt.func)
+		return;
 	if (opt.mode != AGGR_GLOBAL && opt.mode != AGGR_THREAD) {
 		for (i = 0; i < ncounters; i++)
 			read_counter(&counters[i], s + (size_t)i * ncpu_slots);
@@ -587,6 +627,27 @@ static void sums(struct stat_sum *out, const struct sample *cur,
 }
 
 static struct stat_out out;
+
+/* show_region: --func's region, as perfkstat regions shows one */
+static void show_region(void)
+{
+	struct region_view v = {
+		.f = out.f, .fmt = out.fmt, .sep = out.sep,
+		.thousands = out.thousands, .per_cpu = opt.mode == AGGR_NONE,
+	};
+	int *map = xmalloc(nevents * sizeof(*map) + 1), i;
+	struct region r;
+
+	if (region_read(region_name, &r))
+		exit(1);
+	for (i = 0; i < nevents; i++)
+		map[i] = -1;
+	for (i = 0; i < ncounters; i++)
+		map[counters[i].event] = i;
+	region_print(&v, &r, events, map, nevents);
+	region_free(&r);
+	free(map);
+}
 
 /*
  * print_block: the rows of CUR - PREV (PREV NULL: of CUR) into SUM, and
@@ -817,6 +878,8 @@ static int measure(char **argv, int argc)
 			die("no counters: add one, or count a command or -a");
 	}
 	make_temporaries(w.pid, true);
+	if (opt.func)
+		make_region();
 	sum = xmalloc((size_t)nevents * nplaces * sizeof(*sum) + 1);
 	rs = calloc((size_t)nevents * nplaces + 1, sizeof(*rs));
 	if (!rs)
@@ -939,9 +1002,12 @@ static int measure(char **argv, int argc)
 		out.wall_sd_ns = stddev_stats(&wall);
 		what = what_is_counted(argv, argc);
 		out.sums = sum;
-		print_header(&out, what);
+		if (opt.func)
+			show_region();
+		else
+			print_header(&out, what);
 		free(what);
-		if (!out.null_run)
+		if (!out.null_run && !opt.func)
 			print_rows(&out);
 		print_footer(&out, out.wall_ns,
 			     opt.target == T_COMMAND && out.runs == 1 ?
@@ -1195,6 +1261,8 @@ static int stat_options(int argc, char **argv)
 		} else if (is_opt(a, "-I") || is_opt(a, "--interval-print")) {
 			v = value_of(argc, argv, &i);
 			opt.interval_ns = stat_interval(v);
+		} else if (is_opt(a, "--func")) {
+			opt.func = value_of(argc, argv, &i);
 		} else if (is_opt(a, "--interval-count")) {
 			v = value_of(argc, argv, &i);
 			if (!parse_u64(v, &opt.interval_count) || !opt.interval_count)
@@ -1204,6 +1272,28 @@ static int stat_options(int argc, char **argv)
 		}
 	}
 	return i;
+}
+
+/*
+ * func_target: what --func takes: a region counts a kernel function's
+ * calls on all-CPUs counters (or one task's, which perfkstat does not
+ * make), over the whole command
+ */
+static void func_target(void)
+{
+	const char *no = opt.cpus ? "-C" : opt.pids ? "-p" : opt.tids ? "-t" :
+		opt.interval_ns ? "-I" : opt.repeat > 1 ? "-r" :
+		opt.delay_ms ? "-D" : opt.null_run ? "-n" :
+		opt.metric_only ? "--metric-only" :
+		opt.mode != AGGR_GLOBAL && opt.mode != AGGR_NONE ? "--per-*" : NULL;
+
+	if (no)
+		die("--func: not with %s (a region sums a function's calls on all CPUs)", no);
+	if (!opt.all)
+		die("--func counts a function's calls on every CPU: give -a (%s)",
+		    "a region reads all-CPUs counters");
+	if (!*opt.func || strchr(opt.func, ' ') || strchr(opt.func, ','))
+		die("--func takes a kernel function's symbol: %s", opt.func);
 }
 
 /*
@@ -1257,6 +1347,8 @@ static void stat_target(int argc)
 		die("-A and --per-* are per CPU: with -a or -C, or of named counters");
 	if (opt.delay_ms && opt.target == T_NAMED)
 		die("-D delays the counting of events: the named counters count already");
+	if (opt.func)
+		func_target();
 	if (opt.target == T_NAMED || opt.null_run)
 		return;
 	if (!opt.nspecs) {
@@ -1276,6 +1368,9 @@ static void stat_target(int argc)
 	opt.labels = xrealloc(opt.labels, (opt.nspecs + n) * sizeof(char *));
 	memcpy(opt.labels + opt.nspecs, detailed_events, n * sizeof(char *));
 	opt.nspecs += n;
+	if (opt.func && opt.nspecs > REGION_MAX_COUNTERS)
+		die("--func: a region reads at most %d counters (%d events)",
+		    REGION_MAX_COUNTERS, opt.nspecs);
 }
 
 int cmd_stat(int argc, char **argv)

@@ -51,6 +51,7 @@ struct stat_event {
 	enum stat_type type;
 	bool msec;		/* a clock: ns shown as msec */
 	bool supported;		/* false: <not supported> */
+	bool per_call;		/* a region's: val / run, the mean of a call */
 };
 
 /* the sums of one row */
@@ -83,9 +84,20 @@ struct stat_out {
 	bool summary;			/* CSV rows of --summary: "summary" first */
 	bool null_run;			/* -n: no rows, the time alone */
 	bool metric_only;		/* the metrics alone, a column each */
+	/*
+	 * The rows of region REGION (NULL: none): CSV's and JSON's rows name
+	 * it first; a row's run and ena are the calls it sums, its event's
+	 * value the mean of a call if per_call (<not counted> without calls),
+	 * else the sum (counted with no call too).
+	 */
+	const char *region;
 };
 
-/* stat-display.c */
+/* stat-display.c: perf stat's widths of a row's count, unit and event */
+#define COUNTS_LEN	18
+#define UNIT_LEN	4	/* strlen("msec"), strlen("unit") */
+#define EVNAME_LEN	32
+
 void print_header(const struct stat_out *o, const char *what);
 void print_rows(const struct stat_out *o);
 void print_metric_headers(const struct stat_out *o, bool interval);

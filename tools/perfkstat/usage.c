@@ -32,7 +32,12 @@ static const char stat_usage[] =
 "                 [-A | --per-*] [-d] [-n] [-r N] [-D MS] [--timeout MS]\n"
 "                 [-I MS [--summary]] [--metric-only] [-x SEP | -j] [-o FILE]\n"
 "                 [COMMAND [ARGS]]\n"
-"usage: perfkstat stat [-k NAME]... [-I MS] [-x SEP | -j]   named counters\n";
+"usage: perfkstat stat [-k NAME]... [-I MS] [-x SEP | -j]   named counters\n"
+"usage: perfkstat stat --func SYMBOL -a [-e SPEC]... [-A] [-x SEP | -j]\n"
+"                 [-o FILE] [--timeout MS] [COMMAND [ARGS]]\n";
+
+static const char regions_usage[] =
+"usage: perfkstat regions [NAME...] [-A] [-x SEP | -j]   the regions, per call\n";
 
 static const char prom_usage[] =
 "usage: perfkstat prom FILE             the metrics, written to FILE atomically\n";
@@ -175,6 +180,56 @@ static const char stat_text[] =
 "              Metrics as perf's: CPUs utilized, /sec, GHz, insn per\n"
 "              cycle, of all branches, cycles idle. The exit status is\n"
 "              COMMAND's.\n"
+"              --func SYMBOL  with -a: the calls of the kernel function\n"
+"                             SYMBOL instead, as perfkstat regions shows a\n"
+"                             region: a temporary region (perfkstat-PID-f)\n"
+"                             over the events' temporary counters (at most\n"
+"                             8) counts each call while COMMAND runs (or\n"
+"                             until SIGINT, or --timeout), then the mean\n"
+"                             of a call of each event, the calls, and\n"
+"                             the time elapsed. A function kprobes cannot\n"
+"                             probe is refused with the kernel's reason:\n"
+"                             \"perfkstat: cannot probe SYMBOL: -EINVAL:\n"
+"                             ...\" (status 1). -A, -x and -j as regions'.\n"
+"\n";
+
+static const char regions_text[] =
+"       regions [NAME...] [-A] [-x SEP | -j]\n"
+"              perfkmod's regions (regions/NAME/ of its debugfs: every\n"
+"              region without NAME), each as perf stat shows counters,\n"
+"              on standard output: \"Performance counter stats for\n"
+"              region 'NAME' (func=SYMBOL, N calls)\" (marker for a\n"
+"              module's), then a row a counter: the mean of a call\n"
+"              (its sum over the calls, 2 decimals, a clock's msec 6;\n"
+"              <not counted> without calls), with perf's ratios where\n"
+"              both events\n"
+"              are counters of the region (insn per cycle, of all\n"
+"              branches, of all cache refs ...); then calls, lost (a\n"
+"              call with a counter unreadable, or a CPU gone, between\n"
+"              its begin and end), migrated (ended on another CPU),\n"
+"              missed (kretprobe misses), min(C) and max(C) of counter\n"
+"              0, C, and C's log2 histogram, as bpftrace's hist()\n"
+"              (from the first bucket with calls): [LOW, HIGH) calls\n"
+"              |@@@@|. A counter's event, for the\n"
+"              ratios, is its spec's (counters/NAME/spec).\n"
+"              -A, --no-aggr  a row a CPU (without missed, the\n"
+"                             region's, and the histogram, all CPUs')\n"
+"              -x, --field-separator SEP  CSV, a row a line:\n"
+"                             region,[CPUn,]value,unit,event,calls,\n"
+"                             100.00,metric,metric unit: a counter's\n"
+"                             value the mean of a call (2 decimals),\n"
+"                             calls the calls it is the mean of; then\n"
+"                             calls, lost, migrated, missed, min(C),\n"
+"                             max(C) and without -A hist(C)[LOW..HIGH]\n"
+"                             (bounds inclusive), their value a count\n"
+"                             and no metric\n"
+"              -j, --json-output  a JSON object a row, perf's keys\n"
+"                             after \"region\": \"cpu\" (-A),\n"
+"                             \"counter-value\" (6 decimals for a\n"
+"                             mean), \"unit\", \"event\",\n"
+"                             \"event-runtime\" (the calls),\n"
+"                             \"pcnt-running\", \"metric-value\",\n"
+"                             \"metric-unit\"\n"
 "\n";
 
 static const char prom_text[] =
@@ -451,6 +506,7 @@ static const struct doc {
 	{ "list", list_usage, list_text },
 	{ "events", events_usage, events_text },
 	{ "stat", stat_usage, stat_text },
+	{ "regions", regions_usage, regions_text },
 	{ "prom", prom_usage, prom_text },
 	{ "record", record_usage, record_text },
 	{ "plot", plot_usage, plot_text },

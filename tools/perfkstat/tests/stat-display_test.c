@@ -22,14 +22,14 @@
 enum { CLOCK, CS, MIGR, PF, CYC, INS, BR, BRM, NEV };
 
 static struct stat_event events[NEV] = {
-	{ "cpu-clock", "", ST_NSECS, true, true },
-	{ "context-switches", "", ST_OTHER, false, true },
-	{ "cpu-migrations", "", ST_OTHER, false, true },
-	{ "page-faults", "", ST_OTHER, false, true },
-	{ "cycles", "", ST_CYCLES, false, true },
-	{ "instructions", "", ST_INSTRUCTIONS, false, true },
-	{ "branches", "", ST_BRANCHES, false, true },
-	{ "branch-misses", "", ST_BRANCH_MISSES, false, true },
+	{ "cpu-clock", "", ST_NSECS, true, true, false },
+	{ "context-switches", "", ST_OTHER, false, true, false },
+	{ "cpu-migrations", "", ST_OTHER, false, true, false },
+	{ "page-faults", "", ST_OTHER, false, true, false },
+	{ "cycles", "", ST_CYCLES, false, true, false },
+	{ "instructions", "", ST_INSTRUCTIONS, false, true, false },
+	{ "branches", "", ST_BRANCHES, false, true, false },
+	{ "branch-misses", "", ST_BRANCH_MISSES, false, true, false },
 };
 
 static const u64 counts[NEV] = {
@@ -181,7 +181,7 @@ static void place(int fmt, enum aggr_mode mode, bool interval,
 static void not_counted(int fmt, bool supported, const char *expected,
 			const char *name)
 {
-	struct stat_event ev = { "cycles", "", ST_CYCLES, false, supported };
+	struct stat_event ev = { "cycles", "", ST_CYCLES, false, supported, false };
 	struct stat_sum s = { 0, 1000, 0, supported, 0 };
 	struct stat_out o;
 	char *out, *line;
@@ -304,7 +304,7 @@ void stat_display_tests(void)
  */
 static void runs_row(int fmt, const char *expected, const char *name)
 {
-	struct stat_event ev = { "page-faults", "", ST_OTHER, false, true };
+	struct stat_event ev = { "page-faults", "", ST_OTHER, false, true, false };
 	struct run_stats rs = { 0 };
 	struct stat_sum s = { 0, 5000, 5000, 1, 0 };
 	struct stat_out o;
@@ -342,9 +342,9 @@ void stat_display_runs_tests(void)
 {
 	struct run_stats rs = { 0 };
 	struct stat_event ev[2] = {
-		{ "L1-dcache-loads", "", stat_type_of("L1-dcache-loads"), false, true },
+		{ "L1-dcache-loads", "", stat_type_of("L1-dcache-loads"), false, true, false },
 		{ "L1-dcache-load-misses", "", stat_type_of("L1-dcache-load-misses"),
-		  false, true },
+		  false, true, false },
 	};
 	struct stat_sum s[2] = { { 4000, 10, 10, 1, 0 }, { 100, 10, 10, 1, 0 } };
 	struct stat_out o;

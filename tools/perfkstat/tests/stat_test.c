@@ -218,6 +218,15 @@ void stat_options_tests(void)
 	static const char * const ti[] = { "--timeout", "500", "-I", "100", "true", NULL };
 	static const char * const mr[] = { "--metric-only", "-r", "2", "true", NULL };
 	static const char * const uk[] = { "--all-user", "--all-kernel", "true", NULL };
+	static const char * const fa[] = { "--func", "vfs_read", "true", NULL };
+	static const char * const fc[] = { "--func", "vfs_read", "-a", "-C", "0", "true", NULL };
+	static const char * const fr[] = { "--func", "vfs_read", "-a", "-r", "2", "true", NULL };
+	static const char * const fd[] = { "--func", "vfs_read", "-a", "-dd", "true", NULL };
+	static const char * const fs[] = { "--func", "vfs_read,off", "-a", "true", NULL };
+	static const char * const fok[] = {
+		"--func", "vfs_read", "-a", "-A", "-e", "cycles,instructions", "true", NULL
+	};
+	static const char * const fdef[] = { "--func=vfs_read", "-a", "true", NULL };
 	int i;
 
 	i = options(all);
@@ -260,6 +269,22 @@ void stat_options_tests(void)
 	is_u64(exit_status(target_of, ti), 1, "--timeout with -I: an error, as perf's");
 	is_u64(exit_status(target_of, mr), 1, "--metric-only with -r: an error, as perf's");
 	is_u64(exit_status(target_of, uk), 1, "--all-user and --all-kernel: an error");
+	fresh_opt();
+
+	/* --func: a region over all-CPUs counters, at most 8 of them */
+	is_u64(exit_status(target_of, fa), 1, "--func without -a: refused");
+	is_u64(exit_status(target_of, fc), 1, "--func with -C: refused");
+	is_u64(exit_status(target_of, fr), 1, "--func with -r: refused");
+	is_u64(exit_status(target_of, fd), 1, "--func -dd: 16 events, over 8: refused");
+	is_u64(exit_status(target_of, fs), 1, "--func with a spec's comma: refused");
+	is_u64(exit_status(target_of, fok), -1, "--func -a -A -e cycles,instructions: taken");
+	target_of(fok);
+	ok(opt.target == T_SYSTEM && opt.nspecs == 2 && opt.mode == AGGR_NONE &&
+	   !strcmp(opt.func, "vfs_read"), "--func vfs_read -a -A: every CPU, a row a CPU");
+	fresh_opt();
+	target_of(fdef);
+	ok(opt.nspecs == 8 && !strcmp(opt.specs[0], "cpu-clock") && opt.func,
+	   "--func=SYMBOL -a: perf's 8 default events of -a");
 	fresh_opt();
 
 	/* labels: perf's names of events with terms */

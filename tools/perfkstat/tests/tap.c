@@ -152,5 +152,6 @@ int main(void)
 	plot_tests();
 	usage_tests();
 	perfdata_tests();
+	regions_tests();
 	return tap_done();
 }

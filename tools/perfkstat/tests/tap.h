@@ -42,5 +42,6 @@ void record_tests(void);
 void plot_tests(void);
 void usage_tests(void);
 void perfdata_tests(void);
+void regions_tests(void);
 
 #endif
