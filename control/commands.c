@@ -19,16 +19,21 @@
  *	series NAME every=TRIGGER[,records=N][,wakeup=N] COUNTER...
  *				the same at each overflow of the named
  *				sampling counter TRIGGER (event-driven)
+ *	region NAME func=SYMBOL[,maxactive=N][,off] COUNTER...
+ *				a kernel function's calls, over named
+ *				counters (named_regions.c)
  *	temporary		what this open file adds from now on is its
  *				own: released when the file is closed
  *
- * Counters and series share one namespace; del releases either, from any
- * open file. A temporary (a counter or series made on an open file after
- * its temporary command) goes with its file's last close, however the
- * process that holds it ends (exit, kill -9, the OOM killer), as perf's
- * events go with their file descriptors: its series first, as they read
- * its counters. So that nothing stops that, a series reads a temporary
- * counter only when it is a temporary of the same open file.
+ * Counters, series and regions share one namespace; del releases any of
+ * them, from any open file; enable, disable and reset also reach any
+ * region, a module's too, by a name no counter has. A temporary (a
+ * counter, series or region made on an open file after its temporary
+ * command) goes with its file's last close, however the process that
+ * holds it ends (exit, kill -9, the OOM killer), as perf's events go with
+ * their file descriptors: its series and regions first, as they read its
+ * counters. So that nothing stops that, a series or region reads a
+ * temporary counter only when it is a temporary of the same open file.
  *
  * A command either does all it says or nothing. Its errno is what write(2)
  * returns; the reason in words goes to the last_error file (one for the
@@ -94,10 +99,14 @@ static struct perfkmod_named_series *find_series(const char *name)
 	return NULL;
 }
 
-/* A counter or a series has @name; called with perfkmod_named_mutex held. */
+/*
+ * A counter, series or named region has @name; called with
+ * perfkmod_named_mutex held.
+ */
 static bool name_taken(const char *name)
 {
-	return find_named(name) || find_series(name);
+	return find_named(name) || find_series(name) ||
+	       perfkmod_named_region_find(name);
 }
 
 /* 1 to max_name_len printable characters, no '/', not "." or "..". */
@@ -422,11 +431,14 @@ out:
 
 static const char * const commands[] = {
 	"add", "del", "enable", "disable", "reset", "period", "series",
-	"temporary",
+	"region", "temporary",
 };
 
+#define UNKNOWN_COMMAND \
+	"unknown command: add, del, enable, disable, reset, period, series, region, temporary"
+
 enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
-	CMD_SERIES, CMD_TEMPORARY };
+	CMD_SERIES, CMD_REGION, CMD_TEMPORARY };
 
 static_assert(ARRAY_SIZE(commands) == CMD_TEMPORARY + 1);
 
@@ -464,10 +476,11 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 		       const char **why)
 {
 	const struct perfkmod_control_file *owner = f->temporary ? f : NULL;
+	struct perfkmod_named_region *nr;
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	char *words[PERFKMOD_MAX_WORDS];
-	int nwords, cmd;
+	int nwords, cmd, err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
 	nwords = perfkmod_split_words(line, words, why);
@@ -477,8 +490,7 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 		return 0;	/* a blank line, or a comment */
 	cmd = match_string(commands, ARRAY_SIZE(commands), words[0]);
 	if (cmd < 0) {
-		*why =
-		"unknown command: add, del, enable, disable, reset, period, series, temporary";
+		*why = UNKNOWN_COMMAND;
 		return -EINVAL;
 	}
 	if (cmd == CMD_TEMPORARY) {
@@ -493,7 +505,11 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 		*why = "usage: series NAME INTERVAL|every=TRIGGER[,records=N,wakeup=N] COUNTER...";
 		return -EINVAL;
 	}
-	if (cmd != CMD_SERIES &&
+	if (cmd == CMD_REGION && nwords < 4) {
+		*why = "usage: region NAME func=SYMBOL[,maxactive=N][,off] COUNTER...";
+		return -EINVAL;
+	}
+	if (cmd != CMD_SERIES && cmd != CMD_REGION &&
 	    nwords != ((cmd == CMD_ADD || cmd == CMD_PERIOD) ? 3 : 2)) {
 		*why = "usage: add NAME SPEC | del|enable|disable|reset NAME | period NAME VALUE";
 		return -EINVAL;
@@ -503,6 +519,15 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	if (cmd == CMD_SERIES)
 		return named_series_add(words[1], words + 2, nwords - 2, true,
 					owner, why);
+	if (cmd == CMD_REGION) {
+		err = check_name(words[1], why);
+		if (err)
+			return err;
+		if (name_taken(words[1]))
+			return -EEXIST;
+		return perfkmod_named_region_add(words[1], words + 2,
+						 nwords - 2, owner, why);
+	}
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {
@@ -511,7 +536,18 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 			del_series(ns);
 			return 0;
 		}
+		nr = perfkmod_named_region_find(words[1]);
+		if (nr) {
+			perfkmod_named_region_del(nr);
+			return 0;
+		}
 	}
+	if (!n && cmd != CMD_DEL && cmd != CMD_PERIOD)
+		return perfkmod_region_by_name(words[1], cmd == CMD_ENABLE ?
+					       PERFKMOD_REGION_OP_ENABLE :
+					       cmd == CMD_DISABLE ?
+					       PERFKMOD_REGION_OP_DISABLE :
+					       PERFKMOD_REGION_OP_RESET, why);
 	if (!n) {
 		*why = "no counter has this name";
 		return -ENOENT;
@@ -520,6 +556,10 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	case CMD_DEL:
 		if (n->series_users) {
 			*why = "a series reads this counter: del the series first";
+			return -EBUSY;
+		}
+		if (n->region_users) {
+			*why = "a region reads this counter: del the region first";
 			return -EBUSY;
 		}
 		unlink_named(n);
@@ -648,8 +688,9 @@ struct perfkmod_control_file *perfkmod_control_open(void)
  * perfkmod_control_release() - release an open control file's temporaries
  * @f: the file, from perfkmod_control_open(); freed.
  *
- * Its series first, then its counters, which only its series read (a
- * series of another file's cannot: named_series_add()). Runs at the file's
+ * Its series and regions first, then its counters, which only its series
+ * and regions read (one of another file's cannot: named_series_add(),
+ * perfkmod_named_region_add()). Runs at the file's
  * last close, however its process ended; the module cannot be unloaded
  * before (debugfs holds a reference on it for each open file).
  *
@@ -667,10 +708,11 @@ void perfkmod_control_release(struct perfkmod_control_file *f)
 	list_for_each_entry_safe(ns, ns_tmp, &perfkmod_named_series_list, node)
 		if (ns->owner == f)
 			del_series(ns);
+	perfkmod_named_regions_release(f, false);
 	list_for_each_entry_safe(n, tmp, &perfkmod_named_list, node) {
 		if (n->owner != f)
 			continue;
-		if (WARN_ON_ONCE(n->series_users)) {
+		if (WARN_ON_ONCE(n->series_users || n->region_users)) {
 			n->owner = NULL;	/* kept, no one's */
 			continue;
 		}
@@ -683,11 +725,13 @@ out:
 }
 
 /**
- * perfkmod_control_show() - list the named counters and series as commands
+ * perfkmod_control_show() - list the named counters, series and regions as
+ *	commands
  * @m: the seq_file of the control file.
  *
- * The add commands first, then the series ones, which name counters: the
- * listing, written back, makes the same counters and series.
+ * The add commands first, then the series and region ones, which name
+ * counters: the listing, written back, makes the same counters, series
+ * and regions.
  *
  * Context: process context, may sleep; takes perfkmod_named_mutex.
  */
@@ -704,6 +748,7 @@ void perfkmod_control_show(struct seq_file *m)
 	}
 	list_for_each_entry(ns, &perfkmod_named_series_list, node)
 		seq_printf(m, "series %s %s\n", ns->name, ns->args);
+	perfkmod_named_regions_show(m);
 	mutex_unlock(&perfkmod_named_mutex);
 }
 
@@ -723,9 +768,10 @@ void perfkmod_control_last_error(struct seq_file *m)
 }
 
 /**
- * perfkmod_named_release_all() - release every named series and counter
+ * perfkmod_named_release_all() - release every named series, region and
+ *	counter
  *
- * The series first: they read the counters.
+ * The series and regions first: they read the counters.
  *
  * Context: process context, may sleep; perfkmod_named_mutex held.
  */
@@ -737,6 +783,7 @@ void perfkmod_named_release_all(void)
 	lockdep_assert_held(&perfkmod_named_mutex);
 	list_for_each_entry_safe(ns, ns_tmp, &perfkmod_named_series_list, node)
 		del_series(ns);
+	perfkmod_named_regions_release(NULL, true);
 	list_for_each_entry_safe(n, tmp, &perfkmod_named_list, node) {
 		list_del(&n->node);
 		free_named(n);

@@ -4,10 +4,12 @@
  * file and the named counters and series it makes (commands.c), the
  * module parameters that make them at load time (params.c), their list,
  * its mutex and their limits (named.c), the files of each
- * (named_files.c), and the directory with its files at the top
- * (top_files.c). Module init and exit call perfkmod_control_init() and
- * perfkmod_control_exit(); nothing else of the module calls in here, and
- * nothing here calls the module but through perfkmod.h.
+ * (named_files.c), the regions over named counters (named_regions.c),
+ * the directory of every region, a module's too (region_files.c), and
+ * the directory with its files at the top (top_files.c). Module init and
+ * exit call perfkmod_control_init() and perfkmod_control_exit(); nothing
+ * else of the module calls in here, and nothing here calls the module but
+ * through perfkmod.h.
  *
  * Locks
  *
@@ -17,15 +19,20 @@
  *
  *	perfkmod_named_mutex > perfkmod_named.lock > the module's locks
  *
+ *	perfkmod_named_mutex > the module's region mutex > region_dirs_mutex
+ *	perfkmod_named_mutex > region_dirs_mutex > the module's locks but
+ *		its region mutex
+ *
  *	series_reader.lock > the series' read lock (perfkmod_series_read())
  *
  * perfkmod_named_mutex (named.c)
  *	Protects the named counters' and series' lists and counts,
  *	last_error, an open control file's @temporary and each named
- *	counter's and series' @owner, each one's @dir (its debugfs
- *	directory is added and removed under it, and all of them at once by
- *	perfkmod_control_exit(), once no command can run), and each named
- *	counter's @series_users, which del checks. Taken by the control
+ *	counter's, series' and region's @owner, each counter's and
+ *	series' @dir (its debugfs directory is added and removed under it,
+ *	and all of them at once by perfkmod_control_exit(), once no command
+ *	can run), the named regions' list, and each named counter's
+ *	@series_users and @region_users, which del checks. Taken by the control
  *	file's writes, reads and release (a temporary one's), last_error,
  *	list, and module init and exit; never in a CPU hotplug callback nor
  *	under cpu_hotplug_lock. Held while a counter or series
@@ -38,6 +45,19 @@
  *	both locks, read under either. Taken under perfkmod_named_mutex
  *	(period, the control file's listing) or alone (the spec file);
  *	period sets the counter's period under it.
+ * region_dirs_mutex (region_files.c)
+ *	Protects the list of the regions' directories: one for each region
+ *	perfkmod's region notifier told of, added at its CREATED and removed
+ *	at its RELEASING, both of which the module calls under its region
+ *	mutex (held by perfkmod_region_create() and
+ *	perfkmod_region_release(), which commands call under
+ *	perfkmod_named_mutex): so it is taken under that mutex, and never
+ *	takes perfkmod_named_mutex. Held while a directory is removed, which
+ *	waits for the reads and writes of its files (they take no lock of
+ *	the interface; the region functions they call take no region mutex),
+ *	and by the enable, disable and reset commands while they find a
+ *	region by name and turn it on or off or reset it, so that its
+ *	RELEASING waits for them.
  * series_reader.lock (named_files.c), an open records file's
  *	One read(2) of the file at a time: its CPU, its buffer and what is
  *	left of it. Held over the series' read (perfkmod_series_read(),
@@ -79,6 +99,8 @@ struct seq_file;
  * @series_users: how many times the named series read it or trigger on
  *	it; del refuses to release it while any does. Under
  *	perfkmod_named_mutex.
+ * @region_users: how many named regions read it; del refuses to release
+ *	it while any does. Under perfkmod_named_mutex.
  * @owner: the open control file it is a temporary of, released with it;
  *	NULL for a counter that stays until a del. Under
  *	perfkmod_named_mutex.
@@ -96,6 +118,7 @@ struct perfkmod_named {
 	struct dentry *dir;
 	struct mutex lock;	/* see "Locks" above */
 	unsigned int series_users;
+	unsigned int region_users;
 	const struct perfkmod_control_file *owner;
 	char spec[PERFKMOD_SPEC_MAX + 1];
 	char name[];
@@ -132,6 +155,32 @@ struct perfkmod_named_series {
 	char name[];
 };
 
+/**
+ * struct perfkmod_named_region - a region made through debugfs
+ * @node: entry in the list of named regions, under perfkmod_named_mutex.
+ * @region: the region; it reads named counters, which del refuses to
+ *	release while it exists.
+ * @uses: the named counters it reads, each counted in its @region_users.
+ * @nr_uses: how many @uses has.
+ * @owner: the open control file it is a temporary of, as a named
+ *	counter's @owner.
+ * @args: the rest of the command that made it,
+ *	"func=SYMBOL[,maxactive=N][,off] COUNTER..."; kept in the same
+ *	allocation, after @name.
+ * @name: its name, in the namespace of the named counters.
+ *
+ * Its directory regions/@name/ is region_files.c's, as any region's.
+ */
+struct perfkmod_named_region {
+	struct list_head node;
+	struct perfkmod_region *region;
+	struct perfkmod_named *uses[PERFKMOD_REGION_MAX_COUNTERS];
+	unsigned int nr_uses;
+	const struct perfkmod_control_file *owner;
+	const char *args;
+	char name[];
+};
+
 /* top_files.c: the directory and its files at the top; module init and exit */
 int perfkmod_control_init(void);
 void perfkmod_control_exit(void);
@@ -154,6 +203,28 @@ ssize_t perfkmod_control_write(struct perfkmod_control_file *f,
 			       const char __user *ubuf, size_t count);
 void perfkmod_control_show(struct seq_file *m);
 void perfkmod_control_last_error(struct seq_file *m);
+
+/* named_regions.c: the region command, and the named regions */
+int perfkmod_named_region_add(const char *name, char **words, int nwords,
+			      const struct perfkmod_control_file *owner,
+			      const char **why);
+struct perfkmod_named_region *perfkmod_named_region_find(const char *name);
+void perfkmod_named_region_del(struct perfkmod_named_region *nr);
+void perfkmod_named_regions_release(const struct perfkmod_control_file *owner,
+				    bool all);
+void perfkmod_named_regions_show(struct seq_file *m);
+
+/* region_files.c: regions/ and the directory of every region */
+enum perfkmod_region_op {
+	PERFKMOD_REGION_OP_ENABLE,
+	PERFKMOD_REGION_OP_DISABLE,
+	PERFKMOD_REGION_OP_RESET,
+};
+
+int perfkmod_region_files_init(struct dentry *top);
+void perfkmod_region_files_exit(void);
+int perfkmod_region_by_name(const char *name, enum perfkmod_region_op op,
+			    const char **why);
 
 /* params.c: counters= and series= */
 int perfkmod_params_load(void);

@@ -11,6 +11,7 @@
  *	events			0400 which named events this machine can create
  *	counters/NAME/...	the files of a named counter (named_files.c)
  *	series/NAME/...		the files of a named series (named_files.c)
+ *	regions/NAME/...	the files of every region (region_files.c)
  *
  * Everything in control/ goes through the exported API, as a client
  * module would.
@@ -292,7 +293,8 @@ static struct dentry *perfkmod_dir;
  * does not check what debugfs returns: the module works without its files.
  *
  * Context: process context, may sleep; called once from module init, last.
- * Return: 0 or a negative errno, from perfkmod_params_load().
+ * Return: 0 or a negative errno, from perfkmod_region_files_init() or
+ * perfkmod_params_load().
  */
 int perfkmod_control_init(void)
 {
@@ -301,9 +303,12 @@ int perfkmod_control_init(void)
 	perfkmod_dir = debugfs_create_dir("perfkmod", NULL);
 	/* the directories first: the counters= ones add theirs to them */
 	perfkmod_named_files_init(perfkmod_dir);
+	err = perfkmod_region_files_init(perfkmod_dir);
+	if (err)
+		goto err_named_files;
 	err = perfkmod_params_load();
 	if (err)
-		goto err_dir;
+		goto err_region_files;
 	debugfs_create_file("control", 0600, perfkmod_dir, NULL, &control_fops);
 	debugfs_create_file("last_error", 0400, perfkmod_dir, NULL,
 			    &last_error_fops);
@@ -311,7 +316,9 @@ int perfkmod_control_init(void)
 	debugfs_create_file("events", 0400, perfkmod_dir, NULL, &events_fops);
 	return 0;
 
-err_dir:
+err_region_files:
+	perfkmod_region_files_exit();
+err_named_files:
 	debugfs_remove(perfkmod_dir);
 	perfkmod_named_files_exit();
 	return err;
@@ -322,12 +329,14 @@ err_dir:
  *	series and counter
  *
  * Removing the directory waits for its running readers and writers: no
- * command runs after it.
+ * command runs after it. regions/ goes first, with the region notifier,
+ * so that releasing the named regions finds no directory to remove.
  *
  * Context: process context, may sleep; called once from module exit, first.
  */
 void perfkmod_control_exit(void)
 {
+	perfkmod_region_files_exit();
 	debugfs_remove(perfkmod_dir);
 	/* the directories of the counters and series went with it */
 	perfkmod_named_files_exit();
