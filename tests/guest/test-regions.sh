@@ -59,7 +59,7 @@ check marker-counts is "$(field region_target all 2)" 7 "marker calls"
 addr=$(awk '$3 == "region_target_var" && $4 == "[region_target]" &&
 	$1 ~ /[1-9a-f]/ { print $1; exit }' /proc/kallsyms)
 bp=
-if [ -n "$addr" ] && kwrite $C "add bp mem:0x$addr:w4" | grep -qx ok; then
+if [ -n "$addr" ] && kw ok "add bp mem:0x$addr:w4" >/dev/null; then
 	bp=bp
 else
 	note "no breakpoint counter on region_target_var (address '$addr'): $(cat $DBG/last_error)"
