@@ -128,6 +128,27 @@ static int check_name(const char *name, const char **why)
 	return 0;
 }
 
+/**
+ * perfkmod_name_free() - whether a new counter, series or region may take
+ *	a name
+ * @name: the name.
+ * @why: set to the reason in words for some of the errors.
+ *
+ * Context: process context; perfkmod_named_mutex held.
+ * Return: 0; -%EINVAL or -%ENAMETOOLONG for a name out of bounds,
+ * -%EEXIST for one a named counter, series or region has.
+ */
+int perfkmod_name_free(const char *name, const char **why)
+{
+	int err;
+
+	lockdep_assert_held(&perfkmod_named_mutex);
+	err = check_name(name, why);
+	if (err)
+		return err;
+	return name_taken(name) ? -EEXIST : 0;
+}
+
 /*
  * perfkmod_named_add() for an open file: a temporary of @owner, or, with
  * @owner NULL, a counter of no file's.
@@ -480,7 +501,7 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	char *words[PERFKMOD_MAX_WORDS];
-	int nwords, cmd, err;
+	int nwords, cmd;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
 	nwords = perfkmod_split_words(line, words, why);
@@ -519,15 +540,9 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	if (cmd == CMD_SERIES)
 		return named_series_add(words[1], words + 2, nwords - 2, true,
 					owner, why);
-	if (cmd == CMD_REGION) {
-		err = check_name(words[1], why);
-		if (err)
-			return err;
-		if (name_taken(words[1]))
-			return -EEXIST;
+	if (cmd == CMD_REGION)
 		return perfkmod_named_region_add(words[1], words + 2,
 						 nwords - 2, owner, why);
-	}
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {

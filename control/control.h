@@ -193,6 +193,7 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 void perfkmod_named_add_files(void);
 void perfkmod_named_release_all(void);
 int perfkmod_split_words(char *s, char **words, const char **why);
+int perfkmod_name_free(const char *name, const char **why);
 
 /* series_opts.c */
 int perfkmod_parse_series_opts(char *opts, struct perfkmod_series_config *cfg,
@@ -226,7 +227,7 @@ void perfkmod_region_files_exit(void);
 int perfkmod_region_by_name(const char *name, enum perfkmod_region_op op,
 			    const char **why);
 
-/* params.c: counters= and series= */
+/* params.c: counters=, series= and regions= */
 int perfkmod_params_load(void);
 
 /* named.c: the list, its mutex, max_name_len, max_cmd_len and max_counters */

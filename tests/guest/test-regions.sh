@@ -242,3 +242,17 @@ check forget-empty sh -c "[ -z \"\$(ls $R)\" ] && ! grep -q '^region ' $C"
 check last-region kw ok "region last func=iterate_dir bp"
 ls / >/dev/null
 check rmmod-live-region rmmod perfkmod
+
+# regions= at load time, ":" for blanks; a bad entry fails the load
+check param-load insmod $MODDIR/perfkmod.ko "counters=pf=page-faults;cs=context-switches" \
+	"regions=ra=func=iterate_dir:pf:cs;rb=func=iterate_dir,maxactive=8,off:cs"
+check param-listed sh -c "grep -qx 'region ra func=iterate_dir pf cs' $C &&
+	grep -qx 'region rb func=iterate_dir,maxactive=8,off cs' $C"
+check param-dirs is "$(cat $R/ra/enable $R/rb/enable | tr -d '\n')" 10 "ra, rb enable"
+ls / >/dev/null
+check param-counts sh -c "[ \$(awk '\$1 == \"all\" { print \$2 + \$3 + \$4 }' $R/ra/stat) -gt 0 ]"
+check param-rmmod rmmod perfkmod
+check_fails param-bad-fails insmod $MODDIR/perfkmod.ko "counters=pf=page-faults" \
+	"regions=ra=func=iterate_dir:pf;rb=func=perfkmod_no_such_function:pf"
+check param-bad-not-loaded sh -c "! grep -q '^perfkmod ' /proc/modules"
+check param-bad-says-why sh -c "dmesg | grep -q 'perfkmod: regions=: \"rb=func=perfkmod_no_such_function:pf\": -ENOENT: no such function'"
