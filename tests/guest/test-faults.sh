@@ -20,7 +20,7 @@ fi
 echo N >$FS/ignore-gfp-wait
 echo 0 >$FS/verbose
 
-state() { cat $C; ls $DBG/counters $DBG/series; }
+state() { cat $C; ls $DBG/counters $DBG/series $DBG/regions; }
 NL='
 '
 
@@ -98,6 +98,7 @@ inject faults-del "del fd" "add fd dummy"
 inject faults-error-path "add keep dummy" "" EEXIST
 inject faults-series "series fts 10ms keep" "del fts"
 inject faults-series-every "series fte every=keep keep" "del fte"
+inject faults-region "region fr func=iterate_dir keep" "del fr"
 check faults-module-still-works sh -c "echo 'add after page-faults' >$C &&
 	[ \$(cat $DBG/counters/after/value) -ge 0 ]"
 check faults-unload rmmod perfkmod

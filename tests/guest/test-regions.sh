@@ -90,11 +90,14 @@ check off-counts-nothing is "$(field r all 2)" 0 "calls while off"
 
 # on: N calls, each WRITES writes
 N=1000
+check reset-bp kw ok "reset bp"
 check region-enable-cmd kw ok "enable r"
 check region-on is "$(cat $R/r/enable)" 1 enable
 echo $N >$RUN
 check region-disable-file sh -c "echo 0 >$R/r/enable"
 check region-off-again is "$(cat $R/r/enable)" 0 enable
+# what perf counted over the same window: only the calls write the variable
+bpv=$(cat $DBG/counters/bp/value)
 calls=$(field r all 2)
 note "region r after $N calls: $(sed -n 2p $R/r/stat)"
 check calls-all-ended is "$(outcomes r)" $N "calls + lost + migrated"
@@ -102,14 +105,25 @@ check calls-none-missed is "$(field r all 5)" 0 missed
 check calls-most-folded sh -c "[ $calls -ge $((N * 9 / 10)) ]"
 check calls-cpu-sum awk -v want=$calls 'NR > 2 { s += $2 } END { exit s != want }' $R/r/stat
 check cpu-missed-zero awk 'NR > 2 && $5 != 0 { exit 1 }' $R/r/stat
-if [ -n "$bp" ]; then
+if [ -z "$bp" ]; then
+	skip sum-exact "no breakpoint counter"
+elif [ $calls = $N ]; then
+	check sum-is-counters is "$(field r all 8)" "$bpv" "bp sum against counters/bp/value"
+else
+	skip sum-is-counters "a call was not folded in: $(sed -n 2p $R/r/stat)"
+fi
+# On arm64 a watchpoint hit that an interrupt meets in its single step
+# is taken, and counted, again: a call may count a write twice there.
+if [ -n "$bp" ] && [ "$(uname -m)" = x86_64 ]; then
 	check sum-exact is "$(field r all 8)" $((calls * WRITES)) "bp sum"
 	check mean-exact is "$(field r all 9)" $WRITES.000 "bp mean"
 	check min-max is "$(field r all 6) $(field r all 7)" "$WRITES $WRITES" "min max"
 	check hist-exact is "$(cat $R/r/hist | tr '\n' '|')" \
 		"# LOW HIGH CALLS|0 0 0|1 1 0|2 3 $calls|" hist
-else
-	skip sum-exact "no breakpoint counter"
+elif [ -n "$bp" ]; then
+	check sum-at-least sh -c "[ $(field r all 8) -ge $((calls * WRITES)) ]"
+	check min-exact is "$(field r all 6)" $WRITES "bp min"
+	check hist-calls awk -v want=$calls 'NR > 1 { s += $3 } END { exit s != want }' $R/r/hist
 fi
 
 # reset, by the file and by name
