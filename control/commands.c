@@ -501,7 +501,7 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	char *words[PERFKMOD_MAX_WORDS];
-	int nwords, cmd;
+	int nwords, cmd, err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
 	nwords = perfkmod_split_words(line, words, why);
@@ -540,9 +540,13 @@ static int exec_locked(struct perfkmod_control_file *f, char *line,
 	if (cmd == CMD_SERIES)
 		return named_series_add(words[1], words + 2, nwords - 2, true,
 					owner, why);
-	if (cmd == CMD_REGION)
+	if (cmd == CMD_REGION) {
+		err = perfkmod_name_free(words[1], why);
+		if (err)
+			return err;
 		return perfkmod_named_region_add(words[1], words + 2,
 						 nwords - 2, owner, why);
+	}
 
 	n = find_named(words[1]);
 	if (!n && cmd == CMD_DEL) {

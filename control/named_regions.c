@@ -12,7 +12,8 @@
  * with it before its counters. The directory of each region,
  * regions/NAME/, is region_files.c's, which makes one for every region,
  * a module's too. commands.c dispatches the command here, params.c the
- * entries of regions=.
+ * entries of regions=; both check first that the name is free
+ * (perfkmod_name_free()).
  */
 #include <linux/ctype.h>
 #include <linux/kernel.h>
@@ -153,7 +154,8 @@ static const char *create_why(int err)
 
 /**
  * perfkmod_named_region_add() - the region command: measure a function
- * @name: the region's name.
+ * @name: the region's name, which perfkmod_name_free() let the caller
+ *	take.
  * @words: "func=SYMBOL[,maxactive=N][,off]", then the names of the
  *	counters it reads.
  * @nwords: how many @words there are.
@@ -168,7 +170,7 @@ static const char *create_why(int err)
  * Return: 0 or a negative errno: perfkmod_region_create()'s, with kprobes'
  * errno for a function it may not probe, or -%EINVAL, -%ENOENT, -%EPERM,
  * -%ENOSPC, -%ENAMETOOLONG for a command out of bounds, -%EEXIST for a
- * name taken.
+ * name a module's region has.
  */
 int perfkmod_named_region_add(const char *name, char **words, int nwords,
 			      const struct perfkmod_control_file *owner,
@@ -189,9 +191,6 @@ int perfkmod_named_region_add(const char *name, char **words, int nwords,
 	int err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
-	err = perfkmod_name_free(name, why);
-	if (err)
-		return err;
 	err = check_region_name(name, why);
 	if (err)
 		return err;

@@ -51,7 +51,7 @@ static const char * const entry_forms[] = {
 static int load_entry(char *entry, enum param_kind kind, const char **why)
 {
 	char *words[PERFKMOD_MAX_WORDS], *rest = strchr(entry, '=');
-	int nwords;
+	int nwords, err;
 
 	if (!rest) {
 		*why = entry_forms[kind];
@@ -64,8 +64,12 @@ static int load_entry(char *entry, enum param_kind kind, const char **why)
 	nwords = perfkmod_split_words(rest, words, why);
 	if (nwords < 0)
 		return nwords;
-	if (kind == PARAM_REGIONS)
+	if (kind == PARAM_REGIONS) {
+		err = perfkmod_name_free(entry, why);
+		if (err)
+			return err;
 		return perfkmod_named_region_add(entry, words, nwords, NULL, why);
+	}
 	return perfkmod_named_series_add(entry, words, nwords, false, why);
 }
 
