@@ -263,7 +263,7 @@ int perfkmod_region_read(struct perfkmod_region *region, int cpu,
 			 struct perfkmod_region_stats *stats);
 
 /**
- * perfkmod_region_config() - the config a region was created from
+ * perfkmod_region_get_config() - the config a region was created from
  * @region: the region.
  *
  * Context: any context.
@@ -272,7 +272,7 @@ int perfkmod_region_read(struct perfkmod_region *region, int cpu,
  * @disabled as they were given.
  */
 const struct perfkmod_region_config *
-perfkmod_region_config(const struct perfkmod_region *region);
+perfkmod_region_get_config(const struct perfkmod_region *region);
 
 /* What a region notifier is told, with the region as its data. */
 enum perfkmod_region_event {

@@ -420,11 +420,11 @@ int perfkmod_region_read(struct perfkmod_region *region, int cpu,
 EXPORT_SYMBOL_GPL(perfkmod_region_read);
 
 const struct perfkmod_region_config *
-perfkmod_region_config(const struct perfkmod_region *region)
+perfkmod_region_get_config(const struct perfkmod_region *region)
 {
 	return &region->config;
 }
-EXPORT_SYMBOL_GPL(perfkmod_region_config);
+EXPORT_SYMBOL_GPL(perfkmod_region_get_config);
 
 int perfkmod_region_notifier_register(struct notifier_block *nb)
 {

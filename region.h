@@ -52,7 +52,7 @@ struct perfkmod_region_func {
 
 /**
  * struct perfkmod_region - a region: its counters, figures and calls' source
- * @config: perfkmod's copy of the creator's (perfkmod_region_config()):
+ * @config: perfkmod's copy of the creator's (perfkmod_region_get_config()):
  *	its @counters, @counter_names, @name and @func point to the copies
  *	below. @config.marker is set to NULL when the marker's module goes
  *	before the region's owner releases it.

@@ -139,7 +139,7 @@ static void stat_line(struct seq_file *m, const char *label, int cpu,
 static int stat_show(struct seq_file *m, void *v)
 {
 	struct perfkmod_region *r = m->private;
-	const struct perfkmod_region_config *cfg = perfkmod_region_config(r);
+	const struct perfkmod_region_config *cfg = perfkmod_region_get_config(r);
 	struct perfkmod_region_stats *st;
 	unsigned int i;
 	int cpu, err;
@@ -213,7 +213,7 @@ DEFINE_REFERENCED_SHOW_ATTRIBUTE(hist);
 static int spec_show(struct seq_file *m, void *v)
 {
 	struct perfkmod_region *r = m->private;
-	const struct perfkmod_region_config *cfg = perfkmod_region_config(r);
+	const struct perfkmod_region_config *cfg = perfkmod_region_get_config(r);
 	unsigned int i;
 
 	if (cfg->func) {
@@ -311,7 +311,7 @@ static struct region_dir *find_dir(const char *name)
 
 	lockdep_assert_held(&region_dirs_mutex);
 	list_for_each_entry(rd, &region_dirs, node)
-		if (!strcmp(perfkmod_region_config(rd->region)->name, name))
+		if (!strcmp(perfkmod_region_get_config(rd->region)->name, name))
 			return rd;
 	return NULL;
 }
@@ -323,7 +323,7 @@ static struct region_dir *find_dir(const char *name)
  */
 static void region_created(struct perfkmod_region *r)
 {
-	const char *name = perfkmod_region_config(r)->name;
+	const char *name = perfkmod_region_get_config(r)->name;
 	struct region_dir *rd;
 
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);

@@ -112,7 +112,8 @@ for path in sys.argv[2:]:
             ret = re.search(r"(\w[\w\s*]*?)\s*\b__%s\(" % name, header)
             void = ret and ret.group(1).strip() == "void"
         else:
-            void = decl.startswith("void ")
+            bare = re.sub(r"^((static|inline|__always_inline)\s+)+", "", decl)
+            void = bare.startswith("void")
         if not void and "Return:" not in text:
             print(f"perfkmod.h: {name}() documents no Return:")
 EOF
