@@ -18,6 +18,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "internal.h"
 #include "region.h"
 
@@ -539,3 +540,4 @@ int perfkmod_regions_release_owner(struct module *mod)
 		free_region(r);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(perfkmod_regions_release_owner);
