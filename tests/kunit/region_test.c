@@ -340,9 +340,10 @@ static void irq_call_fn(struct irq_work *work)
 {
 	struct irq_call *ic = container_of(work, struct irq_call, work);
 
-	ic->began += marker_call(&marker_a, ic->writes);
-	ic->cpu = smp_processor_id();
-	ic->runs++;
+	/* the task reads them once irq_work_sync() has seen this end */
+	WRITE_ONCE(ic->began, ic->began + marker_call(&marker_a, ic->writes));
+	WRITE_ONCE(ic->cpu, smp_processor_id());
+	WRITE_ONCE(ic->runs, ic->runs + 1);
 }
 
 #define IRQ_OUTER	12	/* writes of the outer call: 12 + 3 in bucket 4 */
@@ -370,7 +371,7 @@ static void same_region_from_irq(struct kunit *test)
 	for (i = 0; i < EXACT_M; i++) {
 		migrate_disable();
 		cpu = smp_processor_id();
-		ic->cpu = -1;
+		WRITE_ONCE(ic->cpu, -1);
 		perfkmod_region_begin(&marker_a, &outer);
 		began += !!outer.region;
 		write_target(IRQ_OUTER);
@@ -378,11 +379,11 @@ static void same_region_from_irq(struct kunit *test)
 		irq_work_sync(&ic->work);
 		perfkmod_region_end(&marker_a, &outer);
 		migrate_enable();
-		KUNIT_EXPECT_EQ(test, ic->cpu, cpu);
+		KUNIT_EXPECT_EQ(test, READ_ONCE(ic->cpu), cpu);
 	}
 	KUNIT_EXPECT_EQ(test, began, EXACT_M);
-	KUNIT_EXPECT_EQ(test, ic->runs, EXACT_M);
-	KUNIT_EXPECT_EQ(test, ic->began, EXACT_M);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ic->runs), EXACT_M);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(ic->began), EXACT_M);
 	st = read_stats(test, r, -1);
 	KUNIT_EXPECT_EQ(test, st->calls, 2 * EXACT_M);
 	KUNIT_EXPECT_EQ(test, st->lost, 0);
