@@ -58,6 +58,8 @@ static noinline void write_target(unsigned int n)
 /* The markers the cases measure at; a case releases its regions. */
 static DEFINE_PERFKMOD_MARKER(marker_a);
 static DEFINE_PERFKMOD_MARKER(marker_b);
+/* module_gone_marker's: its static key may stay on */
+static DEFINE_PERFKMOD_MARKER(marker_gone);
 
 /* A write breakpoint on bp_target: of all CPUs, or of @task. */
 static struct perfkmod_config bp_config(struct task_struct *task)
@@ -1228,6 +1230,43 @@ static void module_gone(struct kunit *test)
 	expect_exact(test, read_stats(test, mine, -1), 1, EXACT_N);
 }
 
+/*
+ * A region of this module at a marker of a module going away (a stand-in
+ * whose data, in struct module's mem[], is marker_gone): the region stops
+ * for good, its config no longer names the marker, its figures stay, and
+ * it is still this module's to read and release. The marker's static key
+ * is left as it is (a going module's jump entries are gone), so a begin
+ * there finds no region and begins nothing.
+ */
+static void module_gone_marker(struct kunit *test)
+{
+	struct module *mod = kunit_kzalloc(test, sizeof(*mod), GFP_KERNEL);
+	struct perfkmod_counter *c = bp_all_cpus(test);
+	struct perfkmod_region *r;
+	struct perfkmod_region_stats *before;
+
+	KUNIT_ASSERT_NOT_NULL(test, mod);
+	strscpy(mod->name, "perfkmod_marker_gone", sizeof(mod->name));
+	mod->mem[MOD_DATA].base = &marker_gone;
+	mod->mem[MOD_DATA].size = sizeof(marker_gone);
+	r = marker_region(test, "kunit-marker-gone", &marker_gone, &c);
+	preempt_disable();
+	KUNIT_EXPECT_TRUE(test, marker_call(&marker_gone, EXACT_N));
+	preempt_enable();
+	before = read_stats(test, r, -1);
+	expect_exact(test, before, 1, EXACT_N);
+
+	KUNIT_EXPECT_EQ(test, perfkmod_regions_release_owner(mod), 0);
+	KUNIT_EXPECT_FALSE(test, perfkmod_region_enabled(r));
+	KUNIT_EXPECT_EQ(test, perfkmod_region_enable(r), -ENODEV);
+	KUNIT_EXPECT_NULL(test, perfkmod_region_get_config(r)->marker);
+	preempt_disable();
+	KUNIT_EXPECT_FALSE(test, marker_call(&marker_gone, EXACT_N));
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, memcmp(before, read_stats(test, r, -1),
+				     sizeof(*before)), 0);
+}
+
 static struct kunit_case perfkmod_region_cases[] = {
 	KUNIT_CASE(exact_all_cpus),
 	KUNIT_CASE(exact_task),
@@ -1247,6 +1286,7 @@ static struct kunit_case perfkmod_region_cases[] = {
 	KUNIT_CASE(create_refused),
 	KUNIT_CASE(notifier),
 	KUNIT_CASE(module_gone),
+	KUNIT_CASE(module_gone_marker),
 	{}
 };
 
