@@ -6,8 +6,8 @@
  * interrupt and an NMI of its own call's CPU, counted inclusively; calls
  * that end on another CPU or across a CPU's hotplug; a region off, reset,
  * read per CPU, and stopped by its counter's release; function regions on
- * functions of this module (calls, recursion, a call that sleeps and
- * moves); what create refuses; the notifier; and the regions a module
+ * functions of this module (calls, recursion, one call followed at a
+ * time, a call that sleeps and moves); what create refuses; the notifier; and the regions a module
  * leaves behind.
  *
  * What "correct" is for nested calls: a call's value is what its counters
@@ -948,6 +948,45 @@ static void func_recursion(struct kunit *test)
 }
 
 /*
+ * A function region that follows one call at a time (max_active 1) on the
+ * recursive function: the top level is followed, the DEPTH - 1 levels
+ * within it are missed (of all CPUs only); the top call holds them all.
+ */
+static void func_max_active(struct kunit *test)
+{
+	struct perfkmod_counter *c = bp_all_cpus(test);
+	struct perfkmod_region_config cfg = {
+		.name = "kunit-max-active",
+		.counters = &c,
+		.nr_counters = 1,
+		.func = "region_recurse",
+		.max_active = 1,
+	};
+	struct perfkmod_region_stats *st;
+	struct perfkmod_region *r;
+	int i, cpu;
+
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		kunit_skip(test, "a kernel without kretprobes");
+	r = new_region(test, &cfg);
+	KUNIT_EXPECT_EQ(test, perfkmod_region_get_config(r)->max_active, 1);
+	cpu = get_cpu();
+	for (i = 0; i < TOPS; i++)
+		region_recurse(DEPTH);
+	put_cpu();
+	st = read_stats(test, r, -1);
+	KUNIT_EXPECT_EQ(test, st->calls, TOPS);
+	KUNIT_EXPECT_EQ(test, st->missed, TOPS * (DEPTH - 1));
+	KUNIT_EXPECT_EQ(test, st->lost, 0);
+	KUNIT_EXPECT_EQ(test, st->min, DEPTH);
+	KUNIT_EXPECT_EQ(test, st->max, DEPTH);
+	KUNIT_EXPECT_EQ(test, st->sum[0], TOPS * DEPTH);
+	st = read_stats(test, r, cpu);
+	KUNIT_EXPECT_EQ(test, st->calls, TOPS);
+	KUNIT_EXPECT_EQ(test, st->missed, 0);
+}
+
+/*
  * A function region on a function that sleeps and moves to another CPU
  * before it returns: the call ends there, migrated, not folded in.
  */
@@ -1282,6 +1321,7 @@ static struct kunit_case perfkmod_region_cases[] = {
 	KUNIT_CASE(read_per_cpu),
 	KUNIT_CASE(func_calls),
 	KUNIT_CASE(func_recursion),
+	KUNIT_CASE(func_max_active),
 	KUNIT_CASE(func_sleeps_and_moves),
 	KUNIT_CASE(create_refused),
 	KUNIT_CASE(notifier),
