@@ -61,7 +61,9 @@ struct perfkmod_region;
  * @region: the region, under RCU; perfkmod's only.
  *
  * Defined with DEFINE_PERFKMOD_MARKER(), in the module whose code uses
- * it; one region at a time measures at it.
+ * it; one region at a time measures at it. perfkmod_region_begin() and
+ * _end() name it directly (&NAME), as a static key is named: its address
+ * must be a constant where the branch is patched.
  */
 struct perfkmod_marker {
 	struct static_key_false on;
@@ -111,7 +113,10 @@ struct perfkmod_region_call {
  *	@func.
  * @func: a kernel function (a symbol, "MODULE:SYMBOL" for a module's)
  *	whose every call is a call of the region, from its entry to its
- *	return (a kretprobe with entry data); NULL with @marker.
+ *	return (a kretprobe with entry data); NULL with @marker. Calls the
+ *	compiler inlined, or made to a clone (SYMBOL.constprop.0,
+ *	SYMBOL.isra.0: a function of one's own to be probed by name is
+ *	noinline __noclone), are not calls of SYMBOL.
  * @max_active: of @func, the calls followed at once on all CPUs (those
  *	asleep in it included); 0 for kretprobes' default. A call beyond
  *	them is missed (&perfkmod_region_stats.missed).

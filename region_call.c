@@ -108,10 +108,11 @@ static __always_inline void fold_max(local64_t *m, u64 val)
  * @call: the call perfkmod_region_call_begin() began.
  *
  * The call is folded into the figures of the CPU it ends on. It is
- * dropped, uncounted, if the region was turned off, reset's start or
- * released since its begin (another @gen); counted migrated if it began on
- * another CPU (all-CPUs counters); lost if a counter cannot be read here or
- * the CPU went offline (or came online) in between.
+ * dropped, uncounted, if the region was turned off or released since its
+ * begin (another @gen), or if it ends in an NMI of its CPU's reset;
+ * counted migrated if it began on another CPU (all-CPUs counters); lost if
+ * a counter cannot be read here or the CPU went offline (or came online)
+ * in between.
  *
  * Context: any context, NMI included; takes no lock.
  */
