@@ -370,8 +370,8 @@ int perfkmod_counter_read_cpu(struct perfkmod_counter *counter, int cpu,
  * CPU; for a task counter by the task itself; for an all-CPUs counter this
  * CPU's share (what perfkmod_counter_read_cpu() gives for this CPU). The
  * caller keeps itself on the CPU between two reads it subtracts (interrupts
- * or preemption off, or a region known not to migrate). Interrupts are off
- * around the read, which reads the PMU when the event is on it, as perf's
+ * or preemption off, or a region known not to migrate). It reads the PMU
+ * when the event is on it, interrupts off, as perf's
  * perf_event_read_local() does, but where the PMU's read would put the
  * count ahead of what the event counted, or below what an earlier read
  * gave: there the value is the count as of the event's last update. That

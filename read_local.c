@@ -7,6 +7,7 @@
  */
 #include <linux/irqflags.h>
 #include <linux/perf_event.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/topology.h>
 
@@ -196,23 +197,51 @@ static __always_inline int read_event_local(const struct perfkmod_counter *c,
 }
 
 /*
+ * The count of @event, current, on CPU @cpu, this one, in *@count: with
+ * @pmu, read_event_local(), interrupts off; without, preemption off at
+ * least, the count of an event on this CPU whose kind needs no PMU read()
+ * (%PERFKMOD_READ_NONE: software events, tracepoints, probes,
+ * breakpoints), which calls nothing, else -EAGAIN: the read is made again
+ * with @pmu.
+ */
+static __always_inline int read_event(const struct perfkmod_counter *c,
+				      struct perf_event *event, int cpu,
+				      u64 *count, bool pmu)
+{
+	if (pmu)
+		return read_event_local(c, event, cpu, count);
+	if (unlikely(READ_ONCE(c->read_kind) != PERFKMOD_READ_NONE ||
+		     READ_ONCE(event->oncpu) != cpu))
+		return -EAGAIN;
+	*count = local64_read(&event->count);
+	return 0;
+}
+
+/*
  * This CPU's count of per-CPU counter @c, @pc its share of CPU @cpu, this
  * one: its live event's count plus what its retired events counted, no
- * reset's base taken off; interrupts off or NMI. Nothing here waits,
+ * reset's base taken off; @pmu as for read_event(). Nothing here waits,
  * allocates or takes a lock. The event read is safe without @c->lock: a
  * per-CPU counter's event of this CPU is retired or replaced only after
  * the CPU's hotplug callback moved @seq, and that callback runs on this
- * CPU, so not while interrupts are off here (nor under an NMI here). An
- * event whose @event_seq is not the CPU's @seq is not read (-EBUSY).
- * perfkmod_sync_cpus() publishes @event after @event_seq and @retired,
- * with release; it is loaded with acquire. An event and the @event_seq of
- * the next are never read together: the CPU cannot go down and up while
- * interrupts are off here, and perfkmod_sync_cpus() waits for an RCU grace
- * period before it publishes a new event where it retired one since.
+ * CPU, in its hotplug thread, so not while preemption (or interrupts) is
+ * off here, nor under an NMI here. An event whose @event_seq is not the
+ * CPU's @seq is not read (-EBUSY). perfkmod_sync_cpus() publishes @event
+ * after @event_seq and @retired, with release; it is loaded with acquire,
+ * and they and the counter's @read_kind (written before its first event
+ * is published) after it. An event and the @event_seq of the next are
+ * never read together: the CPU cannot go down and up while preemption is
+ * off here (taking it down stops the machine, this CPU included), and
+ * perfkmod_sync_cpus() waits for an RCU grace period, which waits for a
+ * reader with preemption off, before it publishes a new event where it
+ * retired one since. Interrupts need be off only for the PMU's read()
+ * (may_read_pmu() says why): what an interrupt may do on this CPU
+ * meanwhile leaves the rest as it is, and a count that the PMU's read()
+ * does not update is one load of a local64, whole whatever interrupts it.
  */
 static __always_inline int read_share_local(struct perfkmod_counter *c,
 					    struct perfkmod_cpu_share *pc,
-					    int cpu, u64 *count)
+					    int cpu, u64 *count, bool pmu)
 {
 	struct perf_event *event;
 	u64 live = 0;
@@ -220,10 +249,10 @@ static __always_inline int read_share_local(struct perfkmod_counter *c,
 
 	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
 	event = smp_load_acquire(&pc->event);
-	if (event && READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq))
-		return -EBUSY;	/* the CPU went and came back: a stale event */
 	if (event) {
-		err = read_event_local(c, event, cpu, &live);
+		if (READ_ONCE(pc->event_seq) != READ_ONCE(pc->seq))
+			return -EBUSY;	/* the CPU went and came back */
+		err = read_event(c, event, cpu, &live, pmu);
 		if (err)
 			return err;
 	} else if (!READ_ONCE(pc->served_by) && !READ_ONCE(pc->absent)) {
@@ -236,17 +265,29 @@ static __always_inline int read_share_local(struct perfkmod_counter *c,
 	return 0;
 }
 
-int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
+/*
+ * perfkmod_counter_read_local() (perfkmod.h), @pmu a constant: with
+ * @pmu, any read, interrupts off; without, preemption off only, the
+ * reads that call nothing (read_event()), and -EAGAIN for the others.
+ */
+static __always_inline int read_local(struct perfkmod_counter *c, u64 *value,
+				      bool pmu)
 {
 	struct perfkmod_cpu_share *pc;
 	struct perf_event *event;
 	unsigned long flags;
-	u64 count = 0, base;
+	u64 count, base;
 	int cpu, err;
 
-	local_irq_save(flags);
+	if (pmu)
+		local_irq_save(flags);
+	else
+		preempt_disable_notrace();
 	cpu = smp_processor_id();
 	switch (c->config.target) {
+	case PERFKMOD_TARGET_ALL_CPUS:
+		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
+		break;
 	case PERFKMOD_TARGET_CPU:
 		if (cpu != c->config.cpu) {
 			err = -EINVAL;
@@ -254,35 +295,87 @@ int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
 		}
 		pc = &c->pcpu.one;
 		break;
-	case PERFKMOD_TARGET_ALL_CPUS:
-		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
-		break;
 	default:
 		event = c->event;
 		if (c->config.inherit || event->hw.target != current) {
 			err = -EINVAL;
 			goto err;
 		}
-		err = read_event_local(c, event, cpu, &count);
+		err = read_event(c, event, cpu, &count, pmu);
 		if (err)
 			goto err;
 		base = READ_ONCE(c->base);
 		goto out;
 	}
-	err = read_share_local(c, pc, cpu, &count);
+	err = read_share_local(c, pc, cpu, &count, pmu);
 	if (err)
 		goto err;
 	base = READ_ONCE(pc->base);
 out:
-	local_irq_restore(flags);
+	if (pmu)
+		local_irq_restore(flags);
+	else
+		preempt_enable_notrace();
 	*value = count - min(count, base);
 	return 0;
 
 err:
-	local_irq_restore(flags);
+	if (pmu)
+		local_irq_restore(flags);
+	else
+		preempt_enable_notrace();
+	return err;
+}
+
+/*
+ * The read that may call the PMU's read(). Out of line, and a last call
+ * where it is called: so the read that calls nothing keeps no register
+ * across a call and saves none.
+ */
+static noinline int read_local_pmu(struct perfkmod_counter *c, u64 *value)
+{
+	return read_local(c, value, true);
+}
+
+/*
+ * The counter's kind, loaded first, is a guess at which read it takes:
+ * read_event() loads it again, in its order, before it counts on it.
+ */
+int perfkmod_counter_read_local(struct perfkmod_counter *c, u64 *value)
+{
+	int err;
+
+	if (READ_ONCE(c->read_kind) != PERFKMOD_READ_NONE)
+		return read_local_pmu(c, value);
+	err = read_local(c, value, false);
+	if (unlikely(err == -EAGAIN))
+		return read_local_pmu(c, value);
 	return err;
 }
 EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
+
+/* perfkmod_read_local_raw(), @pmu as for read_event() */
+static __always_inline int read_raw(struct perfkmod_counter *c, int cpu,
+				    u64 *count, bool pmu)
+{
+	struct perf_event *event;
+
+	if (c->config.target == PERFKMOD_TARGET_TASK) {
+		event = c->event;
+		if (event->hw.target != current)
+			return -EINVAL;
+		return read_event(c, event, cpu, count, pmu);
+	}
+	return read_share_local(c, per_cpu_ptr(c->pcpu.cpus, cpu), cpu, count,
+				pmu);
+}
+
+/* As read_local_pmu(), for perfkmod_read_local_raw() */
+static noinline int read_raw_pmu(struct perfkmod_counter *c, int cpu,
+				 u64 *count)
+{
+	return read_raw(c, cpu, count, true);
+}
 
 /**
  * perfkmod_read_local_raw() - a counter's raw count on this CPU, for a region
@@ -301,13 +394,12 @@ EXPORT_SYMBOL_GPL(perfkmod_counter_read_local);
  */
 int perfkmod_read_local_raw(struct perfkmod_counter *c, int cpu, u64 *count)
 {
-	struct perf_event *event;
+	int err;
 
-	if (c->config.target == PERFKMOD_TARGET_TASK) {
-		event = c->event;
-		if (event->hw.target != current)
-			return -EINVAL;
-		return read_event_local(c, event, cpu, count);
-	}
-	return read_share_local(c, per_cpu_ptr(c->pcpu.cpus, cpu), cpu, count);
+	if (READ_ONCE(c->read_kind) != PERFKMOD_READ_NONE)
+		return read_raw_pmu(c, cpu, count);
+	err = read_raw(c, cpu, count, false);
+	if (unlikely(err == -EAGAIN))
+		return read_raw_pmu(c, cpu, count);
+	return err;
 }
