@@ -3,7 +3,7 @@
  * perfkmod_bench: what perfkmod costs, measured next to raw perf in the
  * same kernel, run by scripts/bench.sh inside QEMU ("make bench").
  *
- *	insmod perfkmod_bench.ko sections=dispatch,trigger,read,scale,workload
+ *	insmod perfkmod_bench.ko sections=dispatch,trigger,read,scale,workload,region
  *	insmod perfkmod_bench.ko hold=4096 kind=perfkmod   (memory, see below)
  *
  * It is a client module like any other: it uses perfkmod's exported API
@@ -34,6 +34,7 @@
 #include <linux/cpumask.h>
 #include <linux/hardirq.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -47,9 +48,9 @@
 
 #include "perfkmod.h"
 
-static char *sections = "dispatch,trigger,read,scale,workload";
+static char *sections = "dispatch,trigger,read,scale,workload,region";
 module_param(sections, charp, 0400);
-MODULE_PARM_DESC(sections, "comma-separated: dispatch, trigger, read, scale, workload");
+MODULE_PARM_DESC(sections, "comma-separated: dispatch, trigger, read, scale, workload, region");
 
 static unsigned int iters = 20000;
 module_param(iters, uint, 0400);
@@ -1126,6 +1127,289 @@ static int bench_read(void)
 	return bench_read_one(name, &cfg);
 }
 
+/* --- 9. regions: a call's cost at a marker and over a function ---------- */
+
+/*
+ * A region over the first 1, 4 or 8 of trigger_events[], all-CPUs
+ * counters, against the bare PMU read of raw events of the same events on
+ * CPU 0, as time_pmu_reads() makes it: a begin/end pair against two bare
+ * reads of each counter. Then the marker with its region off against the
+ * same loop without a marker, and a function region against a bare
+ * kretprobe of the module's own, on two functions alike.
+ */
+static DEFINE_PERFKMOD_MARKER(bench_marker);
+
+static unsigned long region_var_a, region_var_b;
+
+/* The loop a region's marker brackets, empty but for a store. */
+static noinline void region_loop_marker(unsigned int n)
+{
+	struct perfkmod_region_call call;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		perfkmod_region_begin(&bench_marker, &call);
+		WRITE_ONCE(region_var_a, i);
+		perfkmod_region_end(&bench_marker, &call);
+	}
+}
+
+/* The same loop without a marker. */
+static noinline void region_loop_plain(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(region_var_a, i);
+}
+
+/* The bare PMU read of time_pmu_reads(), once. */
+static __always_inline u64 bare_pmu_read(struct perf_event *event)
+{
+	unsigned long flags;
+	u64 count;
+
+	local_irq_save(flags);
+	if (READ_ONCE(event->oncpu) == smp_processor_id())
+		event->pmu->read(event);
+	count = local64_read(&event->count);
+	local_irq_restore(flags);
+	return count;
+}
+
+/* The anchor of a pair over @n counters: two bare reads of each. */
+static noinline void region_loop_bare(struct perf_event **events,
+				      unsigned int n, unsigned int turns)
+{
+	u64 start[PERFKMOD_REGION_MAX_COUNTERS], sum = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < turns; i++) {
+		for (k = 0; k < n; k++)
+			start[k] = bare_pmu_read(events[k]);
+		WRITE_ONCE(region_var_a, i);
+		for (k = 0; k < n; k++)
+			sum += bare_pmu_read(events[k]) - start[k];
+	}
+	WRITE_ONCE(bench_sink, sum);
+}
+
+/*
+ * The two functions alike that the function region and the bare
+ * kretprobe probe: each stores to its own variable, so that the compiler
+ * does not fold them into one.
+ */
+static noinline int region_fn_pk(unsigned long x)
+{
+	WRITE_ONCE(region_var_a, x);
+	return 0;
+}
+
+static noinline int region_fn_bare(unsigned long x)
+{
+	WRITE_ONCE(region_var_b, x);
+	return 0;
+}
+
+static noinline void region_loop_fn(int (*fn)(unsigned long), unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		fn(i);
+}
+
+/* The bare kretprobe's counter, and what its calls summed. */
+static struct perf_event *kret_event;
+static u64 kret_sum;
+
+static int kret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(u64 *)ri->data = bare_pmu_read(kret_event);
+	return 0;
+}
+
+static int kret_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kret_sum += bare_pmu_read(kret_event) - *(u64 *)ri->data;
+	return 0;
+}
+
+static struct kretprobe bench_kret = {
+	.entry_handler = kret_entry,
+	.handler = kret_return,
+	.data_size = sizeof(u64),
+	.kp.symbol_name = "region_fn_bare",
+};
+
+enum region_case { R_PK1, R_BARE1, R_PK4, R_BARE4, R_PK8, R_BARE8, R_OFF,
+		   R_PLAIN, R_FN, R_KRET, R_CASES };
+
+static const char * const region_names[R_CASES] = {
+	"pk1", "bare1", "pk4", "bare4", "pk8", "bare8", "off", "plain",
+	"fn", "kret",
+};
+
+static u64 region_time(enum region_case rc, struct perf_event **events)
+{
+	u64 t0;
+
+	cond_resched();
+	t0 = ktime_get_ns();
+	switch (rc) {
+	case R_PK1:
+	case R_PK4:
+	case R_PK8:
+	case R_OFF:
+		region_loop_marker(iters);
+		break;
+	case R_BARE1:
+		region_loop_bare(events, 1, iters);
+		break;
+	case R_BARE4:
+		region_loop_bare(events, 4, iters);
+		break;
+	case R_BARE8:
+		region_loop_bare(events, 8, iters);
+		break;
+	case R_PLAIN:
+		region_loop_plain(iters);
+		break;
+	case R_FN:
+		region_loop_fn(region_fn_pk, iters);
+		break;
+	case R_KRET:
+		region_loop_fn(region_fn_bare, iters);
+		break;
+	default:
+		break;
+	}
+	return per_op(ktime_get_ns() - t0, iters);
+}
+
+/* A region over the first @n counters, at the marker or over region_fn_pk. */
+static struct perfkmod_region *region_make(struct perfkmod_counter **counters,
+					   unsigned int n, bool fn)
+{
+	struct perfkmod_region_config rcfg = {
+		.name = "bench",
+		.counters = counters,
+		.nr_counters = n,
+	};
+
+	if (fn)
+		rcfg.func = "perfkmod_bench:region_fn_pk";
+	else
+		rcfg.marker = &bench_marker;
+	return perfkmod_region_create(&rcfg);
+}
+
+/* The median of @rc's runs, run untimed once first (translation). */
+static u64 region_median(enum region_case rc, struct perf_event **events)
+{
+	u64 v[MAX_REPS];
+	unsigned int i;
+
+	region_time(rc, events);
+	for (i = 0; i < reps; i++)
+		v[i] = region_time(rc, events);
+	sort(v, reps, sizeof(*v), cmp_u64, NULL);
+	return v[reps / 2];
+}
+
+static void region_report(enum region_case rc, u64 ns)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "region.%s.ns", region_names[rc]);
+	report(key, ns);
+}
+
+/* The calls @r counted, logged to show that each run was counted. */
+static void region_calls(struct perfkmod_region *r, const char *name)
+{
+	struct perfkmod_region_stats st;
+	char key[64];
+
+	if (perfkmod_region_read(r, -1, &st))
+		return;
+	snprintf(key, sizeof(key), "region.%s.calls", name);
+	report(key, st.calls);
+	snprintf(key, sizeof(key), "region.%s.lost", name);
+	report(key, st.lost + st.migrated + st.missed);
+}
+
+static int bench_region(void)
+{
+	static const enum region_case pk[] = { R_PK1, R_PK4, R_PK8 };
+	static const unsigned int nr[] = { 1, 4, 8 };
+	struct perfkmod_counter *counters[PERFKMOD_REGION_MAX_COUNTERS] = {};
+	struct perf_event *events[PERFKMOD_REGION_MAX_COUNTERS] = {};
+	struct perfkmod_config cfg;
+	struct perfkmod_region *r;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < PERFKMOD_REGION_MAX_COUNTERS; i++) {
+		cpu0_config(&cfg, PERF_TYPE_SOFTWARE, trigger_events[i], 0, 0);
+		events[i] = raw_create(&cfg, BENCH_CPU, NULL);
+		if (IS_ERR(events[i])) {
+			err = PTR_ERR(events[i]);
+			events[i] = NULL;
+			goto out;
+		}
+		cfg.target = PERFKMOD_TARGET_ALL_CPUS;
+		cfg.cpu = 0;
+		counters[i] = perfkmod_counter_create(&cfg);
+		if (IS_ERR(counters[i])) {
+			err = PTR_ERR(counters[i]);
+			counters[i] = NULL;
+			goto out;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(pk); i++) {
+		r = region_make(counters, nr[i], false);
+		if (IS_ERR(r)) {
+			err = PTR_ERR(r);
+			goto out;
+		}
+		region_report(pk[i], region_median(pk[i], events));
+		region_report(pk[i] + 1, region_median(pk[i] + 1, events));
+		region_calls(r, region_names[pk[i]]);
+		if (i == 0) {
+			perfkmod_region_disable(r);
+			region_report(R_OFF, region_median(R_OFF, events));
+			region_report(R_PLAIN, region_median(R_PLAIN, events));
+		}
+		perfkmod_region_release(r);
+	}
+	r = region_make(counters, 1, true);
+	if (IS_ERR(r)) {
+		err = PTR_ERR(r);
+		goto out;
+	}
+	kret_event = events[0];
+	err = register_kretprobe(&bench_kret);
+	if (err) {
+		perfkmod_region_release(r);
+		goto out;
+	}
+	region_report(R_FN, region_median(R_FN, events));
+	region_report(R_KRET, region_median(R_KRET, events));
+	region_calls(r, "fn");
+	report("region.kret.missed", bench_kret.nmissed);
+	unregister_kretprobe(&bench_kret);
+	perfkmod_region_release(r);
+out:
+	for (i = 0; i < PERFKMOD_REGION_MAX_COUNTERS; i++) {
+		if (counters[i])
+			perfkmod_counter_release(counters[i]);
+		if (events[i])
+			perf_event_release_kernel(events[i]);
+	}
+	return err;
+}
+
 /* --- 4. scale ------------------------------------------------------------ */
 
 /*
@@ -1372,6 +1656,7 @@ static int __init bench_init(void)
 		{ "trigger", bench_trigger },
 		{ "read", bench_read },
 		{ "scale", bench_scale },
+		{ "region", bench_region },
 	};
 	unsigned int i;
 	int err = 0;
@@ -1412,4 +1697,4 @@ module_init(bench_init);
 module_exit(bench_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("perfkmod's costs next to raw perf: dispatch, series records, reads, scale, workload overhead");
+MODULE_DESCRIPTION("perfkmod's costs next to raw perf: dispatch, series records, reads, scale, workload overhead, regions");

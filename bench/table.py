@@ -305,6 +305,19 @@ def record_note(v):
     return out
 
 
+def region_note(v):
+    """The calls each region counted, and those it did not."""
+    parts = []
+    for name in ("pk1", "pk4", "pk8", "fn"):
+        c, n = v.get(f"region.{name}.calls"), v.get(f"region.{name}.lost")
+        if c is not None:
+            parts.append(f"{name} {int(c)}, {int(n or 0)} not")
+    if not parts:
+        return []
+    return ["region calls counted: " + "; ".join(parts) +
+            f"; bare kretprobe missed {int(v.get('region.kret.missed', 0))}"]
+
+
 SECTIONS = [
     ("1a. Overflow dispatch: write breakpoint, period 1 (per overflow)",
      disp("bp"), lambda v: dispatch_note(v, "bp")),
@@ -384,6 +397,22 @@ SECTIONS = [
             "every 0.2 s", "record.poll.rate", "record.clock.rate",
             ">= 10x icount", modes=("icount",)),
     ], record_note),
+    ("9. Regions: a call, all-CPUs software counters (per call)", [
+        Row("begin/end at a marker, 1 counter, vs 2 bare PMU reads",
+            "region.pk1.ns", "region.bare1.ns", "<= 1.3x"),
+        Row("begin/end at a marker, 4 counters, vs 8 bare PMU reads",
+            "region.pk4.ns", "region.bare4.ns", "<= 1.3x"),
+        Row("begin/end at a marker, 8 counters, vs 16 bare PMU reads",
+            "region.pk8.ns", "region.bare8.ns", "<= 1.3x"),
+        Row("marker of a region turned off vs the loop without a marker",
+            "region.off.ns", "region.plain.ns", "few instr."),
+        Row("a region turned off, over no marker, derived", None,
+            derive=lambda v: None if get(v, "region.off.ns") is None else
+            get(v, "region.off.ns") - get(v, "region.plain.ns"),
+            needs=["region.off.ns", "region.plain.ns"]),
+        Row("function region, 1 counter, vs a bare kretprobe's 2 reads",
+            "region.fn.ns", "region.kret.ns", "<= 1.2x"),
+    ], region_note),
 ]
 
 

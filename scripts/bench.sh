@@ -23,7 +23,7 @@
 # tiny counts and checks only that every row was produced (CI's
 # bench-smoke lane); it times nothing. --only, for working on one cost:
 # the icount boot alone, running only the PARTs named (workload, series,
-# dispatch, trigger, read, scale, memory, uread, record); the other rows
+# dispatch, trigger, read, scale, memory, uread, record, region); the other rows
 # show "-".
 # Logs stay in .build/bench[-smoke]/.
 #

@@ -155,7 +155,7 @@ want series && series_section
 echo 10000000 >/proc/sys/kernel/perf_event_max_sample_rate
 echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 sections=
-for s in dispatch trigger read scale; do
+for s in dispatch trigger read scale region; do
 	want $s && sections=$sections${sections:+,}$s
 done
 [ -n "$sections" ] && bench sections=$sections
