@@ -1197,15 +1197,16 @@ static noinline void region_loop_bare(struct perf_event **events,
 /*
  * The two functions alike that the function region and the bare
  * kretprobe probe: each stores to its own variable, so that the compiler
- * does not fold them into one.
+ * does not fold them into one, and neither is inlined or cloned, so that
+ * each call is one of the symbol probed.
  */
-static noinline int region_fn_pk(unsigned long x)
+static noinline __noclone int region_fn_pk(unsigned long x)
 {
 	WRITE_ONCE(region_var_a, x);
 	return 0;
 }
 
-static noinline int region_fn_bare(unsigned long x)
+static noinline __noclone int region_fn_bare(unsigned long x)
 {
 	WRITE_ONCE(region_var_b, x);
 	return 0;
