@@ -637,7 +637,16 @@ static void show_region(void)
 	};
 	int *map = xmalloc(nevents * sizeof(*map) + 1), i;
 	struct region r;
+	char *off = xasprintf("disable %s", region_name);
 
+	/*
+	 * Off first, as perf stops counting when the command ends: else
+	 * perfkstat's own reads of the figures, calls of a function such as
+	 * vfs_read, would count between the reads of stat and hist.
+	 */
+	if (ctl(off, false))
+		exit(1);
+	free(off);
 	if (region_read(region_name, &r))
 		exit(1);
 	for (i = 0; i < nevents; i++)
