@@ -18,69 +18,131 @@
 #include "region.h"
 
 /*
- * The share of CPU @cpu of @r's first counter: its hotplug generation
- * (&perfkmod_cpu_share.seq) moves each time the CPU goes offline or comes
- * online, on every per-CPU counter; 0 for a task's counters, which follow
- * their task.
+ * Counter @c's raw count on CPU @cpu, this one, with preemption off at
+ * least, where it needs no call: an event on this CPU whose PMU read()
+ * does nothing (%PERFKMOD_READ_NONE: software events, tracepoints, probes,
+ * breakpoints); and, of an all-CPUs counter, the CPU's hotplug generation
+ * (&perfkmod_cpu_share.seq), which moves each time the CPU goes offline
+ * or comes online, in @seq. As read_local.c reads it: the event is loaded
+ * with acquire, then its generation and the counter's read kind (written
+ * before its first event is published). False for every other case, which
+ * read_slow() reads.
  */
-static __always_inline u32 cpu_gen(const struct perfkmod_region *r, int cpu)
+static __always_inline bool read_fast(const struct perfkmod_region *r,
+				      struct perfkmod_counter *c, int cpu,
+				      u64 *count, unsigned int *seq)
 {
-	if (r->task)
+	struct perfkmod_cpu_share *pc;
+	struct perf_event *event;
+	u64 retired = 0;
+
+	if (r->task) {
+		event = c->event;
+		if (unlikely(event->hw.target != current))
+			return false;
+		*seq = 0;
+	} else {
+		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
+		/* pairs with smp_store_release() in perfkmod_sync_cpus() */
+		event = smp_load_acquire(&pc->event);
+		if (unlikely(!event))
+			return false;
+		*seq = READ_ONCE(pc->seq);
+		if (unlikely(READ_ONCE(pc->event_seq) != *seq))
+			return false;
+		retired = READ_ONCE(pc->retired.value);
+	}
+	if (unlikely(READ_ONCE(c->read_kind) != PERFKMOD_READ_NONE ||
+		     READ_ONCE(event->oncpu) != cpu))
+		return false;
+	*count = local64_read(&event->count) + retired;
+	return true;
+}
+
+/*
+ * read_fast()'s other cases: perfkmod_read_local_raw(), interrupts off
+ * around the PMU's read() it may call.
+ */
+static noinline int read_slow(const struct perfkmod_region *r,
+			      struct perfkmod_counter *c, int cpu, u64 *count,
+			      unsigned int *seq)
+{
+	unsigned long flags;
+	int err;
+
+	local_irq_save(flags);
+	*seq = r->task ? 0 : READ_ONCE(per_cpu_ptr(c->pcpu.cpus, cpu)->seq);
+	err = perfkmod_read_local_raw(c, cpu, count);
+	local_irq_restore(flags);
+	return err;
+}
+
+static __always_inline int read_counter(const struct perfkmod_region *r,
+					unsigned int i, int cpu, u64 *count,
+					unsigned int *seq)
+{
+	struct perfkmod_counter *c = r->counters[i];
+
+	if (likely(read_fast(r, c, cpu, count, seq)))
 		return 0;
-	return READ_ONCE(per_cpu_ptr(r->counters[0]->pcpu.cpus, cpu)->seq);
+	return read_slow(r, c, cpu, count, seq);
+}
+
+/*
+ * A call's begin on CPU @cpu, preemption off at least; see
+ * perfkmod_region_call_begin().
+ */
+static __always_inline bool call_begin(struct perfkmod_region *r,
+				       struct perfkmod_region_call *call,
+				       int cpu)
+{
+	u32 gen = READ_ONCE(r->gen);
+	unsigned int i, seq;
+	int err;
+
+	if (unlikely(!(gen & 1)))
+		return false;	/* off */
+	err = read_counter(r, 0, cpu, &call->start[0], &call->seq);
+	for (i = 1; !err && i < r->config.nr_counters; i++)
+		err = read_counter(r, i, cpu, &call->start[i], &seq);
+	if (likely(!err)) {
+		call->id = gen;
+		call->cpu = cpu;
+		call->region = r;
+		return true;
+	}
+	if (err != -EINVAL || !r->task)
+		local64_inc(&this_cpu_ptr(r->cpus)->lost);
+	return false;
 }
 
 /**
  * perfkmod_region_call_begin() - begin a call of a region
  * @r: the region, on: its counters are not released while a caller is in
- *	here (an RCU reader: interrupts off, or a probe's handler).
+ *	here (an RCU reader: preemption off, or a probe's handler).
  * @call: the call's state, set.
  *
  * A call from another task than a task region's is not begun and not
  * counted; one whose counter cannot be read here is counted lost.
  *
- * Context: any context, NMI included; takes no lock.
+ * Context: any context, NMI included, preemption off; takes no lock.
  * Return: whether the call began.
  */
 bool perfkmod_region_call_begin(struct perfkmod_region *r,
 				struct perfkmod_region_call *call)
 {
-	unsigned long flags;
-	unsigned int i;
-	int cpu, err = 0;
-
-	local_irq_save(flags);
-	cpu = smp_processor_id();
-	call->id = READ_ONCE(r->gen);
-	if (unlikely(!(call->id & 1)))
-		goto out;	/* off */
-	call->cpu = cpu;
-	call->seq = cpu_gen(r, cpu);
-	for (i = 0; i < r->config.nr_counters; i++) {
-		err = perfkmod_read_local_raw(r->counters[i], cpu,
-					      &call->start[i]);
-		if (unlikely(err))
-			break;
-	}
-	if (likely(!err)) {
-		call->region = r;
-		local_irq_restore(flags);
+	if (call_begin(r, call, smp_processor_id()))
 		return true;
-	}
-	if (err != -EINVAL || !r->task)
-		local64_inc(&this_cpu_ptr(r->cpus)->lost);
-out:
 	call->region = NULL;
-	local_irq_restore(flags);
 	return false;
 }
 
-/* Lower @v's local minimum @m to @val, against an interrupting update. */
+/* Lower the local minimum @m to @val, against an interrupting update. */
 static __always_inline void fold_min(local64_t *m, u64 val)
 {
 	u64 old = local64_read(m);
 
-	while (val < old) {
+	while (unlikely(val < old)) {
 		u64 seen = local64_cmpxchg(m, old, val);
 
 		if (seen == old)
@@ -93,13 +155,61 @@ static __always_inline void fold_max(local64_t *m, u64 val)
 {
 	u64 old = local64_read(m);
 
-	while (val > old) {
+	while (unlikely(val > old)) {
 		u64 seen = local64_cmpxchg(m, old, val);
 
 		if (seen == old)
 			break;
 		old = seen;
 	}
+}
+
+/*
+ * A call's end, preemption off at least; see perfkmod_region_call_end().
+ * The figures are the CPU's, changed with local64 operations: an
+ * interrupt or NMI that ends a call of its own meanwhile leaves both
+ * whole.
+ */
+static __always_inline void call_end(struct perfkmod_region *r,
+				     struct perfkmod_region_call *call)
+{
+	struct perfkmod_region_cpu *s;
+	u64 now, v[PERFKMOD_REGION_MAX_COUNTERS];
+	unsigned int i, n, seq;
+	int cpu;
+
+	if (unlikely(call->id != READ_ONCE(r->gen)))
+		return;
+	cpu = smp_processor_id();
+	s = this_cpu_ptr(r->cpus);
+	if (unlikely(READ_ONCE(s->resetting)))
+		return;	/* an NMI in this CPU's reset: not counted */
+	if (unlikely(!r->task && call->cpu != cpu)) {
+		local64_inc(&s->migrated);
+		return;
+	}
+	n = r->config.nr_counters;
+	if (unlikely(read_counter(r, 0, cpu, &now, &seq) ||
+		     seq != call->seq || now < call->start[0]))
+		goto lost;
+	v[0] = now - call->start[0];
+	for (i = 1; i < n; i++) {
+		if (unlikely(read_counter(r, i, cpu, &now, &seq) ||
+			     now < call->start[i]))
+			goto lost;
+		v[i] = now - call->start[i];
+	}
+	for (i = 0; i < n; i++)
+		local64_add(v[i], &s->sum[i]);
+	fold_min(&s->min, v[0]);
+	fold_max(&s->max, v[0]);
+	i = min(fls64(v[0]), PERFKMOD_REGION_HIST_BUCKETS - 1);
+	local64_inc(&s->hist[i]);
+	/* last: a reader that sees the call sees most of it */
+	local64_inc(&s->calls);
+	return;
+lost:
+	local64_inc(&s->lost);
 }
 
 /**
@@ -112,68 +222,33 @@ static __always_inline void fold_max(local64_t *m, u64 val)
  * begin (another @gen), or if it ends in an NMI of its CPU's reset;
  * counted migrated if it began on another CPU (all-CPUs counters); lost if
  * a counter cannot be read here or the CPU went offline (or came online)
- * in between.
+ * in between (its first counter's hotplug generation moved).
  *
- * Context: any context, NMI included; takes no lock.
+ * Context: any context, NMI included, preemption off; takes no lock.
  */
 void perfkmod_region_call_end(struct perfkmod_region *r,
 			      struct perfkmod_region_call *call)
 {
-	struct perfkmod_region_cpu *s;
-	unsigned long flags;
-	unsigned int i, n;
-	u64 now, v[PERFKMOD_REGION_MAX_COUNTERS];
-	int cpu;
-
-	local_irq_save(flags);
-	if (unlikely(call->id != READ_ONCE(r->gen)))
-		goto out;
-	cpu = smp_processor_id();
-	s = this_cpu_ptr(r->cpus);
-	if (unlikely(READ_ONCE(s->resetting)))
-		goto out;	/* an NMI in this CPU's reset: not counted */
-	if (!r->task && unlikely(call->cpu != cpu)) {
-		local64_inc(&s->migrated);
-		goto out;
-	}
-	n = r->config.nr_counters;
-	for (i = 0; i < n; i++) {
-		if (unlikely(perfkmod_read_local_raw(r->counters[i], cpu, &now) ||
-			     now < call->start[i]))
-			goto lost;
-		v[i] = now - call->start[i];
-	}
-	if (unlikely(cpu_gen(r, cpu) != call->seq))
-		goto lost;
-	for (i = 0; i < n; i++)
-		local64_add(v[i], &s->sum[i]);
-	fold_min(&s->min, v[0]);
-	fold_max(&s->max, v[0]);
-	i = min(fls64(v[0]), PERFKMOD_REGION_HIST_BUCKETS - 1);
-	local64_inc(&s->hist[i]);
-	/* last: a reader that sees the call sees most of it */
-	local64_inc(&s->calls);
-out:
-	local_irq_restore(flags);
-	return;
-lost:
-	local64_inc(&s->lost);
-	local_irq_restore(flags);
+	call_end(r, call);
 }
 
+/*
+ * The marker's begin and end: preemption off makes each an RCU reader,
+ * which the release waits for (synchronize_rcu()) before it frees the
+ * region, and keeps the call on its CPU while it reads.
+ */
 void __perfkmod_region_begin(struct perfkmod_marker *marker,
 			     struct perfkmod_region_call *call)
 {
 	struct perfkmod_region *r;
 
-	/*
-	 * preempt_disable() makes the begin an RCU reader: the release
-	 * waits for it (synchronize_rcu()) before it frees the region.
-	 */
 	preempt_disable_notrace();
 	r = rcu_dereference_sched(marker->region);
-	if (r)
-		perfkmod_region_call_begin(r, call);
+	if (likely(r) && call_begin(r, call, smp_processor_id())) {
+		preempt_enable_notrace();
+		return;
+	}
+	call->region = NULL;
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__perfkmod_region_begin);
@@ -187,8 +262,8 @@ void __perfkmod_region_end(struct perfkmod_marker *marker,
 		return;
 	preempt_disable_notrace();
 	/* a region released since is neither read nor written */
-	if (r == rcu_dereference_sched(marker->region))
-		perfkmod_region_call_end(r, call);
+	if (likely(r == rcu_dereference_sched(marker->region)))
+		call_end(r, call);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(__perfkmod_region_end);
