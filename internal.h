@@ -35,8 +35,8 @@
  *
  *	series_reader.lock > perfkmod_series.read_lock
  *
- *	perfkmod_named_mutex > perfkmod_region_mutex > perfkmod_region.lock >
- *	jump_label_mutex, kprobe_mutex > cpu_hotplug_lock
+ *	perfkmod_named_mutex > perfkmod_region_mutex > region_dirs_mutex >
+ *	perfkmod_region.lock > kprobe_mutex, cpu_hotplug_lock > jump_label_mutex
  *
  * and the leaves perfkmod_counters_mutex, perfkmod_callback_mutex and
  * perfkmod_series_mutex, taken under perfkmod_named_mutex or none (and
@@ -114,10 +114,13 @@
  *	Serialises turning a region on and off (its @gen and
  *	@orphan): taken by enable and disable, alone, and under
  *	perfkmod_region_mutex by create, release and a counter's release.
- *	Held while a marker's static key changes (jump_label_mutex, and
- *	cpu_hotplug_lock for reading) and a probe is enabled or disabled
+ *	Held while a marker's static key changes (cpu_hotplug_lock for
+ *	reading, then jump_label_mutex) and a probe is enabled or disabled
  *	(kprobe_mutex): never taken under cpu_hotplug_lock. A call's begin
  *	and end take no lock.
+ * region_dirs_mutex (control/region_files.c)
+ *	control/control.h says what it protects: taken by the region
+ *	notifier's callbacks, under perfkmod_region_mutex.
  * series_reader.lock (control/named_files.c), an open records file's
  *	control/control.h says what it protects; it is held over
  *	perfkmod_series_read(), which takes perfkmod_series.read_lock.

@@ -43,6 +43,8 @@
 
 /* The most counters one region reads. */
 #define PERFKMOD_REGION_MAX_COUNTERS	8
+/* The most calls of a function region followed at once (@max_active). */
+#define PERFKMOD_REGION_MAX_ACTIVE	4096
 /* The longest region name, without the final NUL. */
 #define PERFKMOD_REGION_NAME_MAX	63
 /*
@@ -61,9 +63,11 @@ struct perfkmod_region;
  * @region: the region, under RCU; perfkmod's only.
  *
  * Defined with DEFINE_PERFKMOD_MARKER(), in the module whose code uses
- * it; one region at a time measures at it. perfkmod_region_begin() and
- * _end() name it directly (&NAME), as a static key is named: its address
- * must be a constant where the branch is patched.
+ * it; one region at a time measures at it, from its create to its
+ * release. perfkmod_region_begin() and _end() name it directly (&NAME), as
+ * a static key is named: its address must be a constant where the branch
+ * is patched. Not in code where RCU does not watch (idle, the entry code),
+ * as for a tracepoint: a kernel with PROVE_RCU warns there.
  */
 struct perfkmod_marker {
 	struct static_key_false on;
@@ -81,7 +85,8 @@ struct perfkmod_marker {
  *	address.
  * @cpu: the CPU it began on.
  * @seq: that CPU's hotplug generation then.
- * @start: each counter's value at the begin.
+ * @start: each counter's value at the begin (what it counted in the
+ *	call, once the end counted it).
  *
  * On the caller's stack, between perfkmod_region_begin() and
  * perfkmod_region_end(). The fields are perfkmod's.
@@ -100,11 +105,13 @@ struct perfkmod_region_call {
  *	'-' or '.', unique among the regions (debugfs regions/@name).
  *	perfkmod keeps a copy.
  * @counters: the counters read at each begin and end: all-CPUs counters
- *	(%PERFKMOD_TARGET_ALL_CPUS), whose share of the CPU a call runs on
- *	is read; or task counters of one task, without @inherit, read in
- *	that task (a call made by another task is not begun). A counter
- *	released under the region stops it (perfkmod_region_enabled() is
- *	false from then on); its figures stay to read.
+ *	(%PERFKMOD_TARGET_ALL_CPUS) of the CPUs' own PMUs or software (not
+ *	uncore, RAPL and the like, whose events are not every CPU's), whose
+ *	share of the CPU a call runs on is read; or task counters of one
+ *	task, without @inherit, read in that task (a call made by another
+ *	task is not begun). A counter released under the region stops it
+ *	(perfkmod_region_enabled() is false from then on); its figures stay
+ *	to read.
  * @counter_names: NULL, or @nr_counters names that debugfs shows for the
  *	counters; perfkmod keeps a copy.
  * @nr_counters: how many, 1 to %PERFKMOD_REGION_MAX_COUNTERS.
@@ -118,8 +125,9 @@ struct perfkmod_region_call {
  *	SYMBOL.isra.0: a function of one's own to be probed by name is
  *	noinline __noclone), are not calls of SYMBOL.
  * @max_active: of @func, the calls followed at once on all CPUs (those
- *	asleep in it included); 0 for kretprobes' default. A call beyond
- *	them is missed (&perfkmod_region_stats.missed).
+ *	asleep in it included), at most %PERFKMOD_REGION_MAX_ACTIVE; 0 for
+ *	kretprobes' default. A call beyond them is missed
+ *	(&perfkmod_region_stats.missed).
  * @disabled: create the region off: perfkmod_region_enable() turns it
  *	on.
  */
@@ -187,13 +195,14 @@ __perfkmod_region_create(const struct perfkmod_region_config *config,
  *
  * Context: process context, may sleep; not with cpus_read_lock() held.
  * Return: the region, or an ERR_PTR(): -%EINVAL for a config out of the
- * bounds above, counters that are neither all all-CPUs counters nor all
- * counters of one task (without inherit), or neither or both of @marker
- * and @func; -%EEXIST for a name taken; -%EBUSY for a marker another
- * region measures at; -%ENOMEM; of @func, register_kretprobe()'s errno:
- * -%ENOENT for a symbol the kernel does not have, -%EINVAL for one kprobes
- * may not probe (on kprobes' blacklist, notrace, in the entry code),
- * -%EILSEQ where it is not an instruction's start.
+ * bounds above, counters that are neither all all-CPUs counters (of the
+ * CPUs' own PMUs or software) nor all counters of one task (without
+ * inherit), or neither or both of @marker and @func; -%EEXIST for a name
+ * taken; -%EBUSY for a marker another region measures at (until that
+ * one's release); -%ENOMEM; of @func, register_kretprobe()'s errno:
+ * -%ENOENT for a symbol the kernel does not have, -%EINVAL for one
+ * kprobes may not probe (on kprobes' blacklist, notrace, in the entry
+ * code), -%EILSEQ where it is not an instruction's start.
  */
 #define perfkmod_region_create(config) \
 	__perfkmod_region_create(config, THIS_MODULE)
@@ -273,8 +282,10 @@ int perfkmod_region_read(struct perfkmod_region *region, int cpu,
  *
  * Context: any context.
  * Return: perfkmod's copy: its @name, @counter_names (NULL if none were
- * given), @nr_counters, @func, @max_active, and @marker; @counters and
- * @disabled as they were given.
+ * given), @nr_counters, @func, @max_active, @disabled and @marker (once
+ * the marker's module is gone, an address not to be followed); @counters,
+ * perfkmod's array of them, whose entry is NULL once that counter is
+ * released.
  */
 const struct perfkmod_region_config *
 perfkmod_region_get_config(const struct perfkmod_region *region);

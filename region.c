@@ -113,11 +113,13 @@ static int check_config(const struct perfkmod_region_config *cfg, bool *task)
 		return -EINVAL;
 	if (!cfg->marker == !cfg->func)
 		return -EINVAL;
-	if (cfg->func && (!*cfg->func || strlen(cfg->func) >= KSYM_NAME_LEN))
+	if (cfg->func && (!*cfg->func || strlen(cfg->func) >= KSYM_NAME_LEN ||
+			  cfg->max_active > PERFKMOD_REGION_MAX_ACTIVE))
 		return -EINVAL;
 	for (i = 0; i < cfg->nr_counters; i++) {
 		c = cfg->counters[i];
-		if (IS_ERR_OR_NULL(c))
+		/* a PMU not the CPUs' own: its events are not every CPU's */
+		if (IS_ERR_OR_NULL(c) || perfkmod_system_pmu(c))
 			return -EINVAL;
 		if (cfg->counter_names && !good_name(cfg->counter_names[i], true))
 			return -EINVAL;
@@ -259,10 +261,12 @@ err_free:
 EXPORT_SYMBOL_GPL(__perfkmod_region_create);
 
 /*
- * Turn @r off for good, and off its marker, whose module is going away
- * (@going) or not; then no begin or end reads @r's counters once an RCU
- * grace period has passed (the begins and ends run with interrupts off,
- * or in a probe's handler). Called with perfkmod_region_mutex held.
+ * Turn @r off for good; then no begin or end reads @r's counters once an
+ * RCU grace period has passed (the begins and ends run with preemption
+ * off, or in a probe's handler). The marker stays @r's until its release
+ * (another region there is refused), unless its module is going away
+ * (@going): its code never runs again, and its memory goes. Called with
+ * perfkmod_region_mutex held.
  */
 static void region_stop(struct perfkmod_region *r, bool going)
 {
@@ -271,10 +275,9 @@ static void region_stop(struct perfkmod_region *r, bool going)
 	region_switch(r, false, going);
 	r->orphan = true;
 	mutex_unlock(&r->lock);
-	if (r->config.marker) {
+	if (going && !r->marker_gone) {
 		RCU_INIT_POINTER(r->config.marker->region, NULL);
-		if (going)
-			r->config.marker = NULL;
+		r->marker_gone = true;
 	}
 }
 
@@ -293,9 +296,13 @@ static void release_unlisted(struct perfkmod_region *r, bool going)
 	raw_notifier_call_chain(&perfkmod_region_chain,
 				PERFKMOD_REGION_RELEASING, r);
 	region_stop(r, going);
+	if (r->config.marker && !r->marker_gone)
+		RCU_INIT_POINTER(r->config.marker->region, NULL);
+	/* the probe's unregister waits for a grace period itself */
 	if (r->config.func)
 		perfkmod_region_func_unregister(r);
-	synchronize_rcu();
+	else
+		synchronize_rcu();
 	for (i = 0; i < r->config.nr_counters; i++) {
 		if (r->counters[i])
 			perfkmod_counter_unuse(r->counters[i]);
@@ -373,6 +380,8 @@ void perfkmod_region_reset(struct perfkmod_region *region)
 			reset_cpu(per_cpu_ptr(region->cpus, cpu));
 	}
 	cpus_read_unlock();
+	if (region->config.func)
+		perfkmod_region_func_reset(region);
 }
 EXPORT_SYMBOL_GPL(perfkmod_region_reset);
 
@@ -455,17 +464,7 @@ void perfkmod_region_notifier_unregister(struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(perfkmod_region_notifier_unregister);
 
-/*
- * region_forget() - stop every region reading a counter
- * @c: a counter being released (perfkmod_counter_use() by a region).
- *
- * Each region reading @c goes off for good (perfkmod_region_enable()
- * refuses it): a new @gen drops its calls under way, and once a grace
- * period has passed no begin or end reads @c (region_stop()). Its figures
- * stay.
- *
- * Context: process context, may sleep.
- */
+/* Whether @r reads @c. */
 static bool reads_counter(const struct perfkmod_region *r,
 			  const struct perfkmod_counter *c)
 {
@@ -478,15 +477,33 @@ static bool reads_counter(const struct perfkmod_region *r,
 	return false;
 }
 
+/*
+ * region_forget() - stop every region reading a counter
+ * @c: a counter being released (perfkmod_counter_use() by a region).
+ *
+ * Each region reading @c goes off for good (perfkmod_region_enable()
+ * refuses it): a new @gen drops its calls under way, and once a grace
+ * period has passed no begin or end reads @c (region_stop()). Its figures
+ * stay.
+ *
+ * Context: process context, may sleep.
+ */
 static void region_forget(struct perfkmod_counter *c)
 {
 	struct perfkmod_region *r;
+	bool stopped = false;
 	unsigned int i;
 
 	mutex_lock(&perfkmod_region_mutex);
 	list_for_each_entry(r, &perfkmod_regions, node) {
-		if (reads_counter(r, c))
+		if (reads_counter(r, c)) {
 			region_stop(r, false);
+			stopped = true;
+		}
+	}
+	if (!stopped) {
+		mutex_unlock(&perfkmod_region_mutex);
+		return;
 	}
 	synchronize_rcu();
 	list_for_each_entry(r, &perfkmod_regions, node) {

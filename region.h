@@ -44,18 +44,20 @@ struct perfkmod_region_cpu {
  *	perfkmod_region_func_switch(), unregistered by the release.
  * @symbol: the function, as the config named it; &perfkmod_region.config's
  *	@func points here.
+ * @missed_base: the probe's misses at the region's last reset
+ *	(WRITE_ONCE(), READ_ONCE()).
  */
 struct perfkmod_region_func {
 	struct kretprobe rp;
 	char symbol[KSYM_NAME_LEN];
+	u64 missed_base;
 };
 
 /**
  * struct perfkmod_region - a region: its counters, figures and calls' source
  * @config: perfkmod's copy of the creator's (perfkmod_region_get_config()):
  *	its @counters, @counter_names, @name and @func point to the copies
- *	below. @config.marker is set to NULL when the marker's module goes
- *	before the region's owner releases it.
+ *	below.
  * @counters: the counters, in order. One released under the region is
  *	set to NULL, under perfkmod_region_mutex, once the region is off for
  *	good (@orphan): begins and ends no longer read it.
@@ -69,6 +71,8 @@ struct perfkmod_region_func {
  *	off. Written under @lock (WRITE_ONCE()), read by the begins and ends
  *	(READ_ONCE()).
  * @orphan: a counter or the marker went: never on again. Under @lock.
+ * @marker_gone: @config.marker's module went: the marker is not to be
+ *	touched. Under perfkmod_region_mutex.
  * @task: the counters are one task's, not all CPUs'.
  * @owner: the module that created it.
  * @node: entry in the list of regions, under perfkmod_region_mutex.
@@ -83,6 +87,7 @@ struct perfkmod_region {
 	struct mutex lock;	/* see "Locks" in internal.h */
 	u32 gen;
 	bool orphan;
+	bool marker_gone;
 	bool task;
 	struct module *owner;
 	struct list_head node;
@@ -105,5 +110,6 @@ int perfkmod_region_func_register(struct perfkmod_region *r);
 void perfkmod_region_func_unregister(struct perfkmod_region *r);
 int perfkmod_region_func_switch(struct perfkmod_region *r, bool on);
 u64 perfkmod_region_func_missed(struct perfkmod_region *r);
+void perfkmod_region_func_reset(struct perfkmod_region *r);
 
 #endif /* _PERFKMOD_REGION_H */

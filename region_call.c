@@ -23,7 +23,7 @@
  * does nothing (%PERFKMOD_READ_NONE: software events, tracepoints, probes,
  * breakpoints); and, of an all-CPUs counter, the CPU's hotplug generation
  * (&perfkmod_cpu_share.seq), which moves each time the CPU goes offline
- * or comes online, in @seq. As read_local.c reads it: the event is loaded
+ * or comes online, in @seq if not NULL. As read_local.c reads it: the event is loaded
  * with acquire, then its generation and the counter's read kind (written
  * before its first event is published). False for every other case, which
  * read_slow() reads.
@@ -40,16 +40,21 @@ static __always_inline bool read_fast(const struct perfkmod_region *r,
 		event = c->event;
 		if (unlikely(event->hw.target != current))
 			return false;
-		*seq = 0;
+		if (seq)
+			*seq = 0;
 	} else {
+		unsigned int s;
+
 		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
 		/* pairs with smp_store_release() in perfkmod_sync_cpus() */
 		event = smp_load_acquire(&pc->event);
 		if (unlikely(!event))
 			return false;
-		*seq = READ_ONCE(pc->seq);
-		if (unlikely(READ_ONCE(pc->event_seq) != *seq))
+		s = READ_ONCE(pc->seq);
+		if (unlikely(READ_ONCE(pc->event_seq) != s))
 			return false;
+		if (seq)
+			*seq = s;
 		retired = READ_ONCE(pc->retired.value);
 	}
 	if (unlikely(READ_ONCE(c->read_kind) != PERFKMOD_READ_NONE ||
@@ -61,18 +66,30 @@ static __always_inline bool read_fast(const struct perfkmod_region *r,
 
 /*
  * read_fast()'s other cases: perfkmod_read_local_raw(), interrupts off
- * around the PMU's read() it may call.
+ * around the PMU's read() it may call; @seq as there, if not NULL. A CPU
+ * without an event of an all-CPUs counter (a hybrid machine's CPU whose
+ * PMU lacks the event) counted nothing: its calls are lost (-ENODATA),
+ * not calls of value 0.
  */
 static noinline int read_slow(const struct perfkmod_region *r,
 			      struct perfkmod_counter *c, int cpu, u64 *count,
 			      unsigned int *seq)
 {
+	struct perfkmod_cpu_share *pc = NULL;
 	unsigned long flags;
-	int err;
+	int err = -ENODATA;
 
 	local_irq_save(flags);
-	*seq = r->task ? 0 : READ_ONCE(per_cpu_ptr(c->pcpu.cpus, cpu)->seq);
-	err = perfkmod_read_local_raw(c, cpu, count);
+	if (!r->task) {
+		pc = per_cpu_ptr(c->pcpu.cpus, cpu);
+		if (seq)
+			*seq = READ_ONCE(pc->seq);
+	} else if (seq) {
+		*seq = 0;
+	}
+	/* pairs with smp_store_release() in perfkmod_sync_cpus() */
+	if (!pc || smp_load_acquire(&pc->event))
+		err = perfkmod_read_local_raw(c, cpu, count);
 	local_irq_restore(flags);
 	return err;
 }
@@ -97,14 +114,14 @@ static __always_inline bool call_begin(struct perfkmod_region *r,
 				       int cpu)
 {
 	u32 gen = READ_ONCE(r->gen);
-	unsigned int i, seq;
+	unsigned int i;
 	int err;
 
 	if (unlikely(!(gen & 1)))
 		return false;	/* off */
 	err = read_counter(r, 0, cpu, &call->start[0], &call->seq);
 	for (i = 1; !err && i < r->config.nr_counters; i++)
-		err = read_counter(r, i, cpu, &call->start[i], &seq);
+		err = read_counter(r, i, cpu, &call->start[i], NULL);
 	if (likely(!err)) {
 		call->id = gen;
 		call->cpu = cpu;
@@ -174,8 +191,8 @@ static __always_inline void call_end(struct perfkmod_region *r,
 				     struct perfkmod_region_call *call)
 {
 	struct perfkmod_region_cpu *s;
-	u64 now, v[PERFKMOD_REGION_MAX_COUNTERS];
 	unsigned int i, n, seq;
+	u64 now;
 	int cpu;
 
 	if (unlikely(call->id != READ_ONCE(r->gen)))
@@ -185,25 +202,30 @@ static __always_inline void call_end(struct perfkmod_region *r,
 	if (unlikely(READ_ONCE(s->resetting)))
 		return;	/* an NMI in this CPU's reset: not counted */
 	if (unlikely(!r->task && call->cpu != cpu)) {
+		/* its CPU went offline under it: lost; else it moved */
+		if (READ_ONCE(per_cpu_ptr(r->counters[0]->pcpu.cpus,
+					  call->cpu)->seq) != call->seq)
+			goto lost;
 		local64_inc(&s->migrated);
 		return;
 	}
-	n = r->config.nr_counters;
+	/* each counter's value in the call, in place of its start */
 	if (unlikely(read_counter(r, 0, cpu, &now, &seq) ||
 		     seq != call->seq || now < call->start[0]))
 		goto lost;
-	v[0] = now - call->start[0];
+	call->start[0] = now - call->start[0];
+	n = r->config.nr_counters;
 	for (i = 1; i < n; i++) {
-		if (unlikely(read_counter(r, i, cpu, &now, &seq) ||
+		if (unlikely(read_counter(r, i, cpu, &now, NULL) ||
 			     now < call->start[i]))
 			goto lost;
-		v[i] = now - call->start[i];
+		call->start[i] = now - call->start[i];
 	}
 	for (i = 0; i < n; i++)
-		local64_add(v[i], &s->sum[i]);
-	fold_min(&s->min, v[0]);
-	fold_max(&s->max, v[0]);
-	i = min(fls64(v[0]), PERFKMOD_REGION_HIST_BUCKETS - 1);
+		local64_add(call->start[i], &s->sum[i]);
+	fold_min(&s->min, call->start[0]);
+	fold_max(&s->max, call->start[0]);
+	i = min(fls64(call->start[0]), PERFKMOD_REGION_HIST_BUCKETS - 1);
 	local64_inc(&s->hist[i]);
 	/* last: a reader that sees the call sees most of it */
 	local64_inc(&s->calls);
@@ -220,9 +242,11 @@ lost:
  * The call is folded into the figures of the CPU it ends on. It is
  * dropped, uncounted, if the region was turned off or released since its
  * begin (another @gen), or if it ends in an NMI of its CPU's reset;
- * counted migrated if it began on another CPU (all-CPUs counters); lost if
- * a counter cannot be read here or the CPU went offline (or came online)
- * in between (its first counter's hotplug generation moved).
+ * counted migrated if it began on another CPU (all-CPUs counters), lost
+ * if that CPU went offline meanwhile; lost if a counter cannot be read
+ * here or the CPU went offline and came back in between (its first
+ * counter's hotplug generation moved). The call's @start then holds what
+ * each counter counted in it.
  *
  * Context: any context, NMI included, preemption off; takes no lock.
  */

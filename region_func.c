@@ -12,27 +12,34 @@
 #include "internal.h"
 #include "region.h"
 
-static struct perfkmod_region *ri_region(struct kretprobe_instance *ri)
-{
-	return container_of(get_kretprobe(ri), struct perfkmod_region,
-			    func.rp);
-}
-
 /*
  * The function's entry: a call begins. Returning non-zero frees the
- * instance at once, without a return handler: a call not begun.
+ * instance at once, without a return handler: a call not begun. Where
+ * kretprobes have no rethook (arm64), the instance's kretprobe reads NULL
+ * once its unregister has begun (kprobes' own trace_kprobe checks so too):
+ * no call begins then.
  */
 static int region_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct perfkmod_region_call *call = (void *)ri->data;
+	struct kretprobe *rp = get_kretprobe(ri);
 
-	return !perfkmod_region_call_begin(ri_region(ri), call);
+	if (unlikely(!rp))
+		return 1;
+	return !perfkmod_region_call_begin(container_of(rp,
+							struct perfkmod_region,
+							func.rp),
+					   (void *)ri->data);
 }
 
-/* The function's return: the call ends. */
+/*
+ * The function's return: the call ends, in the region its begin stored,
+ * which its unregister's grace period keeps until no handler runs.
+ */
 static int region_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	perfkmod_region_call_end(ri_region(ri), (void *)ri->data);
+	struct perfkmod_region_call *call = (void *)ri->data;
+
+	perfkmod_region_call_end(call->region, call);
 	return 0;
 }
 
@@ -93,18 +100,36 @@ int perfkmod_region_func_switch(struct perfkmod_region *r, bool on)
 	return disable_kretprobe(&r->func.rp);
 }
 
+/* The calls the probe missed since it was registered. */
+static u64 missed_raw(struct perfkmod_region *r)
+{
+	return (u64)READ_ONCE(r->func.rp.nmissed) +
+	       READ_ONCE(r->func.rp.kp.nmissed);
+}
+
 /**
  * perfkmod_region_func_missed() - the calls a region's probe missed
  * @r: the region.
  *
  * Calls beyond @max_active at once (the kretprobe's), and hits of the
- * function within another probe's handler (its kprobe's).
+ * function within another probe's handler (its kprobe's), since the
+ * region's last reset.
  *
  * Context: any context.
  * Return: how many.
  */
 u64 perfkmod_region_func_missed(struct perfkmod_region *r)
 {
-	return (u64)READ_ONCE(r->func.rp.nmissed) +
-	       READ_ONCE(r->func.rp.kp.nmissed);
+	return missed_raw(r) - READ_ONCE(r->func.missed_base);
+}
+
+/**
+ * perfkmod_region_func_reset() - set a region's missed calls back to zero
+ * @r: the region.
+ *
+ * Context: process context, the region's reset.
+ */
+void perfkmod_region_func_reset(struct perfkmod_region *r)
+{
+	WRITE_ONCE(r->func.missed_base, missed_raw(r));
 }

@@ -91,8 +91,10 @@ static int parse_opts(char *opts, struct perfkmod_region_config *cfg,
 			cfg->func = tok + 5;
 		} else if (str_has_prefix(tok, "maxactive=") && !seen_max) {
 			err = kstrtouint(tok + 10, 0, &cfg->max_active);
+			if (!err && cfg->max_active > PERFKMOD_REGION_MAX_ACTIVE)
+				err = -ERANGE;
 			if (err) {
-				*why = "maxactive= is not a number, or out of range";
+				*why = "maxactive= is not a number from 0 to 4096";
 				return err;
 			}
 			seen_max = true;

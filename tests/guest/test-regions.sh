@@ -160,6 +160,7 @@ check err-no-func kw EINVAL "region x maxactive=4 bp"
 check err-no-func-why grep -q "^-EINVAL: a region needs func=SYMBOL" $DBG/last_error
 check err-option kw EINVAL "region x func=$FN,records=4 bp"
 check err-maxactive kw EINVAL "region x func=$FN,maxactive=lots bp"
+check err-maxactive-big kw ERANGE "region x func=$FN,maxactive=4097 bp"
 check err-unknown-counter kw ENOENT "region x func=$FN nope"
 check err-name-taken kw EEXIST "region cs func=$FN bp"
 check err-name-module kw EEXIST "region region_target func=$FN bp"
