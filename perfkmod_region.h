@@ -282,8 +282,8 @@ int perfkmod_region_read(struct perfkmod_region *region, int cpu,
  *
  * Context: any context.
  * Return: perfkmod's copy: its @name, @counter_names (NULL if none were
- * given), @nr_counters, @func, @max_active, @disabled and @marker (once
- * the marker's module is gone, an address not to be followed); @counters,
+ * given), @nr_counters, @func, @max_active, @disabled and @marker (NULL
+ * once the marker's module is gone: READ_ONCE()); @counters,
  * perfkmod's array of them, whose entry is NULL once that counter is
  * released.
  */

@@ -265,7 +265,8 @@ EXPORT_SYMBOL_GPL(__perfkmod_region_create);
  * RCU grace period has passed (the begins and ends run with preemption
  * off, or in a probe's handler). The marker stays @r's until its release
  * (another region there is refused), unless its module is going away
- * (@going): its code never runs again, and its memory goes. Called with
+ * (@going): its code never runs again, and its memory goes, so
+ * @config.marker becomes NULL. Called with
  * perfkmod_region_mutex held.
  */
 static void region_stop(struct perfkmod_region *r, bool going)
@@ -275,9 +276,10 @@ static void region_stop(struct perfkmod_region *r, bool going)
 	region_switch(r, false, going);
 	r->orphan = true;
 	mutex_unlock(&r->lock);
-	if (going && !r->marker_gone) {
+	if (going && r->config.marker) {
 		RCU_INIT_POINTER(r->config.marker->region, NULL);
-		r->marker_gone = true;
+		/* a viewer may read it meanwhile (perfkmod_region_get_config()) */
+		WRITE_ONCE(r->config.marker, NULL);
 	}
 }
 
@@ -296,7 +298,7 @@ static void release_unlisted(struct perfkmod_region *r, bool going)
 	raw_notifier_call_chain(&perfkmod_region_chain,
 				PERFKMOD_REGION_RELEASING, r);
 	region_stop(r, going);
-	if (r->config.marker && !r->marker_gone)
+	if (r->config.marker)
 		RCU_INIT_POINTER(r->config.marker->region, NULL);
 	/* the probe's unregister waits for a grace period itself */
 	if (r->config.func)

@@ -57,7 +57,9 @@ struct perfkmod_region_func {
  * struct perfkmod_region - a region: its counters, figures and calls' source
  * @config: perfkmod's copy of the creator's (perfkmod_region_get_config()):
  *	its @counters, @counter_names, @name and @func point to the copies
- *	below.
+ *	below. @config.marker is set to NULL when the marker's module goes
+ *	before the region's owner releases it (under perfkmod_region_mutex,
+ *	WRITE_ONCE()).
  * @counters: the counters, in order. One released under the region is
  *	set to NULL, under perfkmod_region_mutex, once the region is off for
  *	good (@orphan): begins and ends no longer read it.
@@ -71,8 +73,6 @@ struct perfkmod_region_func {
  *	off. Written under @lock (WRITE_ONCE()), read by the begins and ends
  *	(READ_ONCE()).
  * @orphan: a counter or the marker went: never on again. Under @lock.
- * @marker_gone: @config.marker's module went: the marker is not to be
- *	touched. Under perfkmod_region_mutex.
  * @task: the counters are one task's, not all CPUs'.
  * @owner: the module that created it.
  * @node: entry in the list of regions, under perfkmod_region_mutex.
@@ -87,7 +87,6 @@ struct perfkmod_region {
 	struct mutex lock;	/* see "Locks" in internal.h */
 	u32 gen;
 	bool orphan;
-	bool marker_gone;
 	bool task;
 	struct module *owner;
 	struct list_head node;

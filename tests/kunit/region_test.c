@@ -572,9 +572,10 @@ static void need_cpu1(struct kunit *test)
 
 /*
  * A call begun on CPU 1 whose CPU goes offline under it (the task is
- * moved off): it ends on another CPU, migrated, not folded in.
+ * moved off): it ends on another CPU, lost, not folded in (and not
+ * migrated: its CPU went).
  */
-static void hotplug_migrated(struct kunit *test)
+static void hotplug_offline(struct kunit *test)
 {
 	struct perfkmod_counter *c = bp_all_cpus(test);
 	struct perfkmod_region *r = marker_region(test, "kunit-offline", &marker_a, &c);
@@ -594,9 +595,9 @@ static void hotplug_migrated(struct kunit *test)
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
 
 	st = read_stats(test, r, -1);
-	KUNIT_EXPECT_EQ(test, st->migrated, 1);
+	KUNIT_EXPECT_EQ(test, st->migrated, 0);
 	KUNIT_EXPECT_EQ(test, st->calls, 0);
-	KUNIT_EXPECT_EQ(test, st->lost, 0);
+	KUNIT_EXPECT_EQ(test, st->lost, 1);
 	KUNIT_EXPECT_EQ(test, st->sum[0], 0);
 }
 
@@ -984,6 +985,11 @@ static void func_max_active(struct kunit *test)
 	st = read_stats(test, r, cpu);
 	KUNIT_EXPECT_EQ(test, st->calls, TOPS);
 	KUNIT_EXPECT_EQ(test, st->missed, 0);
+	/* a reset sets the missed calls back to zero too */
+	perfkmod_region_reset(r);
+	st = read_stats(test, r, -1);
+	KUNIT_EXPECT_EQ(test, st->calls, 0);
+	KUNIT_EXPECT_EQ(test, st->missed, 0);
 }
 
 /*
@@ -1313,7 +1319,7 @@ static struct kunit_case perfkmod_region_cases[] = {
 	KUNIT_CASE(same_region_from_irq),
 	KUNIT_CASE(self_nmi),
 	KUNIT_CASE(pmu_nmi),
-	KUNIT_CASE(hotplug_migrated),
+	KUNIT_CASE(hotplug_offline),
 	KUNIT_CASE(hotplug_lost),
 	KUNIT_CASE(off_and_release),
 	KUNIT_CASE(counter_released),
