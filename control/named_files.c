@@ -29,6 +29,7 @@
 #include <linux/uaccess.h>
 
 #include "control.h"
+#include "referenced_show.h"
 #include "dec_u64.h"
 
 static struct dentry *counters_dir;
@@ -90,45 +91,6 @@ static bool is_all_cpus(const struct perfkmod_counter *c)
  * after the show returned. What a read rendered before the del, such as
  * the rest of a line that a short read began, is still given.
  */
-
-/*
- * Run @show, a show of a file of counters/NAME/ or series/NAME/, under the
- * file's debugfs reference; -EIO once the file is removed.
- */
-static int referenced_show(struct seq_file *m, void *v,
-			   int (*show)(struct seq_file *m, void *v))
-{
-	struct dentry *dentry = m->file->f_path.dentry;
-	int err;
-
-	err = debugfs_file_get(dentry);
-	if (err)
-		return err;
-	err = show(m, v);
-	debugfs_file_put(dentry);
-	return err;
-}
-
-/* DEFINE_SHOW_ATTRIBUTE(), but NAME_show runs under the file's reference. */
-#define DEFINE_REFERENCED_SHOW_ATTRIBUTE(__name)			\
-static int __name ## _referenced_show(struct seq_file *m, void *v)	\
-{									\
-	return referenced_show(m, v, __name ## _show);			\
-}									\
-									\
-static int __name ## _open(struct inode *inode, struct file *file)	\
-{									\
-	return single_open(file, __name ## _referenced_show,		\
-			   inode->i_private);				\
-}									\
-									\
-static const struct file_operations __name ## _fops = {		\
-	.owner = THIS_MODULE,						\
-	.open = __name ## _open,					\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-}
 
 /*
  * value, the file read most often, is cheap to read: no seq_file (whose

@@ -35,6 +35,7 @@
 #include <linux/uaccess.h>
 
 #include "control.h"
+#include "referenced_show.h"
 
 /**
  * struct region_dir - the debugfs directory of a region
@@ -51,45 +52,6 @@ struct region_dir {
 static DEFINE_MUTEX(region_dirs_mutex);	/* see control.h's "Locks" */
 static LIST_HEAD(region_dirs);		/* under region_dirs_mutex */
 static struct dentry *regions_dir;
-
-/*
- * Run @show, a show of a file of regions/NAME/, under the file's debugfs
- * reference; -EIO once the file is removed.
- */
-static int referenced_show(struct seq_file *m, void *v,
-			   int (*show)(struct seq_file *m, void *v))
-{
-	struct dentry *dentry = m->file->f_path.dentry;
-	int err;
-
-	err = debugfs_file_get(dentry);
-	if (err)
-		return err;
-	err = show(m, v);
-	debugfs_file_put(dentry);
-	return err;
-}
-
-/* DEFINE_SHOW_ATTRIBUTE(), but NAME_show runs under the file's reference. */
-#define DEFINE_REFERENCED_SHOW_ATTRIBUTE(__name)			\
-static int __name ## _referenced_show(struct seq_file *m, void *v)	\
-{									\
-	return referenced_show(m, v, __name ## _show);			\
-}									\
-									\
-static int __name ## _open(struct inode *inode, struct file *file)	\
-{									\
-	return single_open(file, __name ## _referenced_show,		\
-			   inode->i_private);				\
-}									\
-									\
-static const struct file_operations __name ## _fops = {		\
-	.owner = THIS_MODULE,						\
-	.open = __name ## _open,					\
-	.read = seq_read,						\
-	.llseek = seq_lseek,						\
-	.release = single_release,					\
-}
 
 /* Counter @i's name, for the stat header and spec. */
 static void put_counter_name(struct seq_file *m,
