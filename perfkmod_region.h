@@ -85,8 +85,7 @@ struct perfkmod_marker {
  *	address.
  * @cpu: the CPU it began on.
  * @seq: that CPU's hotplug generation then.
- * @start: each counter's value at the begin (what it counted in the
- *	call, once the end counted it).
+ * @start: each counter's value at the begin.
  *
  * On the caller's stack, between perfkmod_region_begin() and
  * perfkmod_region_end(). The fields are perfkmod's.

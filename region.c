@@ -353,19 +353,27 @@ bool perfkmod_region_enabled(struct perfkmod_region *region)
 EXPORT_SYMBOL_GPL(perfkmod_region_enabled);
 
 /*
- * Reset this CPU's figures of the region @info, interrupts off: no call
- * ends here meanwhile but in an NMI, which @resetting turns away.
+ * Reset this CPU's figures of the region @info, in a task bound to the
+ * CPU, interrupts off: a call's end, which runs with preemption off (or
+ * in an interrupt), is never under way on the CPU then but in an NMI,
+ * which @resetting turns away. An IPI would land in the middle of an
+ * end's fold and split its call.
  */
-static void reset_here(void *info)
+static int reset_here(void *info)
 {
 	struct perfkmod_region *r = info;
-	struct perfkmod_region_cpu *s = this_cpu_ptr(r->cpus);
+	struct perfkmod_region_cpu *s;
+	unsigned long flags;
 
+	local_irq_save(flags);
+	s = this_cpu_ptr(r->cpus);
 	WRITE_ONCE(s->resetting, true);
 	barrier();
 	reset_cpu(s);
 	barrier();
 	WRITE_ONCE(s->resetting, false);
+	local_irq_restore(flags);
+	return 0;
 }
 
 void perfkmod_region_reset(struct perfkmod_region *region)
@@ -376,9 +384,10 @@ void perfkmod_region_reset(struct perfkmod_region *region)
 		return;
 	/* no CPU comes or goes: an offline CPU's figures are reset here */
 	cpus_read_lock();
-	on_each_cpu(reset_here, region, 1);
 	for_each_possible_cpu(cpu) {
-		if (!cpu_online(cpu))
+		if (cpu_online(cpu))
+			smp_call_on_cpu(cpu, reset_here, region, false);
+		else
 			reset_cpu(per_cpu_ptr(region->cpus, cpu));
 	}
 	cpus_read_unlock();

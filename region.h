@@ -23,7 +23,8 @@ struct perfkmod_user;
  * by the calls that end on the CPU only, with local64 operations: a call
  * ending in an interrupt or NMI of another's end on the same CPU leaves
  * both whole. @min is U64_MAX until a call. @resetting: the CPU is
- * resetting them (interrupts off), and an NMI's end is not counted.
+ * resetting them (a task bound to it, interrupts off), and an NMI's end
+ * is not counted.
  */
 struct perfkmod_region_cpu {
 	local64_t calls;

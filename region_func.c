@@ -103,7 +103,8 @@ int perfkmod_region_func_switch(struct perfkmod_region *r, bool on)
 /* The calls the probe missed since it was registered. */
 static u64 missed_raw(struct perfkmod_region *r)
 {
-	return (u64)READ_ONCE(r->func.rp.nmissed) +
+	/* kprobes' counts are an int and an unsigned long: both wrap */
+	return (u64)(unsigned int)READ_ONCE(r->func.rp.nmissed) +
 	       READ_ONCE(r->func.rp.kp.nmissed);
 }
 

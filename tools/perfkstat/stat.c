@@ -199,6 +199,7 @@ static int add_event(const char *label, const char *spec)
 		end = spec + strlen(spec);
 	events = xrealloc(events, (nevents + 1) * sizeof(*events));
 	ev = &events[nevents];
+	*ev = (struct stat_event){ 0 };
 	colon = memchr(spec, ':', end - spec);
 	name = xasprintf("%.*s", (int)((colon ? colon : end) - spec), spec);
 	ev->label = label_of(label);
