@@ -41,7 +41,9 @@ nothing_left syntax-list-nothing-left
 # a tracepoint by name: the row is sched:sched_switch, not tracepoint=ID
 if [ -e /sys/kernel/tracing/events/sched/sched_switch/id ] ||
 	[ -e /sys/kernel/debug/tracing/events/sched/sched_switch/id ]; then
-	perfkstat stat -x, -e sched:sched_switch -- sh -c 'ls / >/dev/null; ls / >/dev/null' \
+	# a sleep blocks, so its task is switched out at least once: ls and a
+	# shell that finds its child already gone need not be
+	perfkstat stat -x, -e sched:sched_switch -- sh -c 'ls / >/dev/null; sleep 0.01' \
 		2>/tmp/tp.csv
 	counted syntax-tracepoint sched:sched_switch /tmp/tp.csv
 	check_fails syntax-tracepoint-no-id grep -q tracepoint= /tmp/tp.csv
