@@ -28,7 +28,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -538,19 +537,6 @@ static char **region_names(int *n)
 	return names;
 }
 
-/* thousands: the locale's separator, as perf's "%'" prints it; NULL if none */
-static const char *thousands(void)
-{
-	const char *sep = NULL;
-
-	if (setlocale(LC_NUMERIC, "")) {
-		sep = localeconv()->thousands_sep;
-		sep = sep && *sep && strlen(sep) <= 8 ? xstrdup(sep) : NULL;
-	}
-	setlocale(LC_NUMERIC, "C");
-	return sep;
-}
-
 int cmd_regions(int argc, char **argv)
 {
 	struct region_view v = { .f = stdout, .fmt = FMT_STD };
@@ -600,7 +586,7 @@ int cmd_regions(int argc, char **argv)
 		v.sep = "\t";
 	v.fmt = json ? FMT_JSON : v.sep ? FMT_CSV : FMT_STD;
 	if (v.fmt == FMT_STD)
-		v.thousands = thousands();
+		v.thousands = thousands_sep();
 	need_dir();
 	if (!n)
 		names = region_names(&n);

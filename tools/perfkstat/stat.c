@@ -1104,7 +1104,7 @@ static bool is_opt(const char *a, const char *name)
  * it (none in the C locale); NULL if none. Only that is taken of the
  * locale: the decimal point stays ".".
  */
-static const char *thousands_sep(void)
+const char *thousands_sep(void)
 {
 	const char *sep = NULL;
 

@@ -115,4 +115,7 @@ void update_stats(struct run_stats *s, u64 val);
 double stddev_stats(const struct run_stats *s);
 double rel_stddev(double stddev, double avg);
 
+/* stat.c: the locale's thousands' separator, as perf's "%'" prints it */
+const char *thousands_sep(void);
+
 #endif
