@@ -553,6 +553,9 @@ echo "all          $(printf '%5d' $SECONDS) s"
 if [ ${#failures[@]} != 0 ]; then
 	echo "== what failed"
 	printf '%s\n' "${failures[@]}"
+	# each failure's first line again, last: what a short tail shows
+	echo "== what failed, a line each"
+	printf '%s\n' "${failures[@]}" | grep -v '^    ' | cut -c1-500
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

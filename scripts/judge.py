@@ -56,6 +56,19 @@ REPORTS = re.compile(
     r"|soft lockup|hard LOCKUP|unreferenced object 0x|suspected memory leak"
     r"|printk messages dropped"
 )
+# Where a report says the CPU was: arm64's "pc : SYMBOL+OFF/LEN", x86's
+# "RIP: 0010:SYMBOL+OFF/LEN".
+REPORT_PC = re.compile(r"^(?:pc : |RIP: [0-9a-f]{4}:)(\S+)")
+
+
+def report_summary(block):
+    """One line of a kernel report's BLOCK (its lines, the report's
+    first): the report and, where it says, the function it stopped in."""
+    where = next((m.group(1) for m in map(REPORT_PC.match, block[1:40])
+                  if m), None)
+    return block[0] + (f" (in {where})" if where else "")
+
+
 # kunit.py parse's last line: "Testing complete. Ran N tests: passed: N,
 # failed: N, ..." (only the counts that are not 0).
 KUNIT_SUMMARY = re.compile(r"Testing complete\. Ran \d+ tests:?(.*)$", re.M)
@@ -339,6 +352,8 @@ def judge(lane, lines, counts):
     host, sent = {}, {}
     warns = {}
     extra = 0
+    # the first kernel report's one line: a crashed guest's likely cause
+    first_report = None
 
     for i, raw in enumerate(lines):
         line = TIMESTAMP.sub("", raw.rstrip("\r\n"))
@@ -472,7 +487,10 @@ def judge(lane, lines, counts):
                 continue
             extra += 1
             context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
-            problems.append("kernel report:\n    " + "\n    ".join(context))
+            block = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 40]]
+            first_report = first_report or report_summary(block)
+            problems.append("kernel report: " + report_summary(block) +
+                            "\n    " + "\n    ".join(context))
         elif line.strip() and started:
             diag.append(line.strip())
 
@@ -500,6 +518,8 @@ def judge(lane, lines, counts):
             why += f"; blocked tasks: {' '.join(blocked)}"
         if 4 in groups:
             why += f"; the guest stopped in {groups[4]}"
+        if first_report:
+            why += f"; its first kernel report: {first_report}"
         problems.append(why + tail)
         if not failed:
             failed = 1

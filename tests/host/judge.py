@@ -9,7 +9,8 @@ KCSAN: each case is a report as 6.12's KCSAN prints it
 against perfkmod. Warnings: a console log with a WARNING that a test
 announced ("PERFKMOD-EXPECT-WARN TEXT") or did not, and whether the lane
 fails. A recording sent to the host's perf ("PERFKMOD-PERFDATA"): not
-base64, a failure; with no perf to read it, a skip. Prints "ok NAME" or "not ok NAME", a line a case, and exits 1 when
+base64, a failure; with no perf to read it, a skip. A guest that
+crashed: the failure says its first kernel report and where it was. Prints "ok NAME" or "not ok NAME", a line a case, and exits 1 when
 one failed.
 """
 
@@ -190,6 +191,39 @@ WARN_CASES = [
 ]
 
 
+# An arm64 oops that ends the guest in a script (trimmed): the crash line
+# says which report, where, and in which script.
+OOPS = """    KTAP version 1
+    # Subtest: test-tool
+    ok 1 tool-add
+[ 1073.740000] Unable to handle kernel paging request at virtual address dfff80000000001a
+[ 1073.740001] KASAN: null-ptr-deref in range [0x00000000000000d0-0x00000000000000d7]
+[ 1073.740002] Internal error: Oops: 0000000096000005 [#1] PREEMPT SMP
+[ 1073.740003] pc : perf_ctx_sched_task_cb+0x3c/0x1a0
+[ 1073.740004] lr : perf_event_context_sched_in+0x2d0/0x4a8
+[ 1073.740005] Call trace:
+[ 1073.740006]  perf_ctx_sched_task_cb+0x3c/0x1a0
+[ 1073.740007]  kernel_wait4+0xe4/0x1a8
+[ 1073.745060] Kernel panic - not syncing: Oops: Fatal exception"""
+OOPS_WHY = ("the guest stopped in test-tool; its first kernel report: "
+            "Unable to handle kernel paging request at virtual address "
+            "dfff80000000001a (in perf_ctx_sched_task_cb+0x3c/0x1a0)")
+
+
+def oops_cases():
+    """(NAME, OK) of the crash line's reading of OOPS."""
+    lines = ["KTAP version 1\n", "1..2\n"] + \
+        [x + "\n" for x in OOPS.splitlines()]
+    problems = judge.judge("test", lines, (1, 0, 1, 0, 0))[3]
+    crash = [p for p in problems if p.startswith("kunit.py parse:")]
+    first = [p for p in problems if p.startswith("kernel report: Unable")]
+    return [("a crash says its first report and where",
+             len(crash) == 1 and OOPS_WHY in crash[0]),
+            ("a report says the function it stopped in",
+             len(first) == 1 and first[0].splitlines()[0].endswith(
+                 "(in perf_ctx_sched_task_cb+0x3c/0x1a0)"))]
+
+
 def perfdata_lines(text):
     """A guest's case perfdata-perf-reads, TEXT sent for the host."""
     return [f"    # PERFKMOD-PERFDATA perfdata-perf-reads {text}\n",
@@ -225,6 +259,9 @@ def main():
             print(f"not ok {name}: passed, failed, skipped {got}, should be "
                   f"{want}")
             bad = 1
+    for name, ok in oops_cases():
+        print(f"{'ok' if ok else 'not ok'} {name}")
+        bad |= not ok
     for name, counts, report in CASES:
         got = judge.kcsan_in_perfkmod(report.splitlines())
         if got == counts:
