@@ -223,7 +223,8 @@ void perfkmod_region_release(struct perfkmod_region *region);
  * @region: the region.
  *
  * Context: process context, may sleep; not with cpus_read_lock() held.
- * Return: 0; -%ENODEV when a counter of the region was released.
+ * Return: 0; -%ENODEV when a counter of the region was released; -%ENOENT
+ * when its function went with the function's module.
  */
 int perfkmod_region_enable(struct perfkmod_region *region);
 

@@ -91,13 +91,20 @@ void perfkmod_region_func_unregister(struct perfkmod_region *r)
  * which drops them (the region's generation has moved).
  *
  * Context: process context, may sleep.
- * Return: 0 or enable_kretprobe()'s errno.
+ * Return: 0; -%ENOENT, on, when the function went with its module (kprobes
+ * marked the probe gone); or enable_kretprobe()'s errno.
  */
 int perfkmod_region_func_switch(struct perfkmod_region *r, bool on)
 {
-	if (on)
-		return enable_kretprobe(&r->func.rp);
-	return disable_kretprobe(&r->func.rp);
+	int err;
+
+	if (!on)
+		return disable_kretprobe(&r->func.rp);
+	err = enable_kretprobe(&r->func.rp);
+	/* kprobe_mutex, which enable_kretprobe() took, ordered the flag */
+	if (err == -EINVAL && kprobe_gone(&r->func.rp.kp))
+		err = -ENOENT;
+	return err;
 }
 
 /* The calls the probe missed since it was registered. */

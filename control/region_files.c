@@ -353,7 +353,7 @@ static struct notifier_block region_nb = {
  * Context: process context, may sleep; perfkmod_named_mutex held; takes
  * region_dirs_mutex.
  * Return: 0; -%ENOENT when no region has @name; perfkmod_region_enable()'s
- * -%ENODEV.
+ * -%ENODEV and -%ENOENT.
  */
 int perfkmod_region_by_name(const char *name, enum perfkmod_region_op op,
 			    const char **why)
@@ -373,6 +373,8 @@ int perfkmod_region_by_name(const char *name, enum perfkmod_region_op op,
 		err = perfkmod_region_enable(rd->region);
 		if (err == -ENODEV)
 			*why = "a counter the region reads was released";
+		else if (err == -ENOENT)
+			*why = "the region's function went with its module: del the region";
 		break;
 	case PERFKMOD_REGION_OP_DISABLE:
 		perfkmod_region_disable(rd->region);

@@ -235,6 +235,10 @@ cat $C >/tmp/region-listing
 check rmmod-target-under-r rmmod region_target
 check target-gone-dir test ! -e $R/region_target
 check target-gone-r-stays grep -qx "region r func=$FN,maxactive=16 bp cs" $C
+check target-gone-disable kw ok "disable r"
+check target-gone-enable-refused kw ENOENT "enable r"
+check target-gone-enable-why grep -q \
+	"^-ENOENT: the region's function went with its module: del the region" $DBG/last_error
 check del-r-after-rmmod kw ok "del r"
 check rmmod-counters rmmod perfkmod
 check reload insmod $MODDIR/perfkmod.ko
