@@ -261,8 +261,8 @@ static int named_series_add(const char *name, char **words, int nwords,
 	struct perfkmod_named_series *ns;
 	struct perfkmod_named *n;
 	const char *trigger;
-	size_t len, size, i;
-	char opts[PERFKMOD_NAME_LIMIT + 48], *args;
+	size_t size, i;
+	char opts[PERFKMOD_NAME_LIMIT + 48];
 	int err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
@@ -312,21 +312,11 @@ static int named_series_add(const char *name, char **words, int nwords,
 		*why = "max_counters series exist already";
 		return -ENOSPC;
 	}
-	/* the name, then the arguments as one string */
-	len = strlen(name) + 1;
-	size = len;
-	for (i = 0; i < nwords; i++)
-		size += strlen(words[i]) + 1;
+	size = perfkmod_name_args_size(name, words, nwords);
 	ns = kzalloc(struct_size(ns, name, size), GFP_KERNEL);
 	if (!ns)
 		return -ENOMEM;
-	strscpy(ns->name, name, len);
-	args = ns->name + len;
-	ns->args = args;
-	size -= len;
-	for (i = 0; i < nwords; i++)
-		args += scnprintf(args, size - (args - ns->args), "%s%s",
-				  i ? " " : "", words[i]);
+	ns->args = perfkmod_name_args(ns->name, name, words, nwords);
 	ns->series = perfkmod_series_create(&cfg);
 	if (IS_ERR(ns->series)) {
 		err = PTR_ERR(ns->series);
@@ -462,6 +452,56 @@ enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
 	CMD_SERIES, CMD_REGION, CMD_TEMPORARY };
 
 static_assert(ARRAY_SIZE(commands) == CMD_TEMPORARY + 1);
+
+/**
+ * perfkmod_name_args_size() - the bytes perfkmod_name_args() writes
+ * @name: a series' or region's name.
+ * @words: its command's words after the name.
+ * @nwords: how many.
+ *
+ * Context: any context.
+ * Return: the size of @name and the words joined by blanks, each with its
+ * NUL.
+ */
+size_t perfkmod_name_args_size(const char *name, char **words, int nwords)
+{
+	size_t size = strlen(name) + 1;
+	int i;
+
+	for (i = 0; i < nwords; i++)
+		size += strlen(words[i]) + 1;
+	return size;
+}
+
+/**
+ * perfkmod_name_args() - a name and its arguments, as the listing shows them
+ * @buf: perfkmod_name_args_size() bytes.
+ * @name: a series' or region's name, copied first.
+ * @words: its command's words after the name, copied after it, joined by
+ *	blanks.
+ * @nwords: how many.
+ *
+ * Context: any context.
+ * Return: the arguments' string, in @buf after the name's NUL.
+ */
+char *perfkmod_name_args(char *buf, const char *name, char **words,
+			 int nwords)
+{
+	size_t len = strlen(name) + 1;
+	char *args = buf + len, *p = args;
+	int i;
+
+	memcpy(buf, name, len);
+	for (i = 0; i < nwords; i++) {
+		if (i)
+			*p++ = ' ';
+		len = strlen(words[i]);
+		memcpy(p, words[i], len);
+		p += len;
+	}
+	*p = '\0';
+	return args;
+}
 
 /**
  * perfkmod_split_words() - split a command on blanks

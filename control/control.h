@@ -193,6 +193,9 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 void perfkmod_named_add_files(void);
 void perfkmod_named_release_all(void);
 int perfkmod_split_words(char *s, char **words, const char **why);
+size_t perfkmod_name_args_size(const char *name, char **words, int nwords);
+char *perfkmod_name_args(char *buf, const char *name, char **words,
+			 int nwords);
 int perfkmod_name_free(const char *name, const char **why);
 
 /* series_opts.c */

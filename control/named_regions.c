@@ -188,8 +188,8 @@ int perfkmod_named_region_add(const char *name, char **words, int nwords,
 	struct perfkmod_named *uses[PERFKMOD_REGION_MAX_COUNTERS];
 	struct perfkmod_named_region *nr;
 	struct perfkmod_named *n;
-	size_t len, size, i;
-	char *opts, *args;
+	size_t size, i;
+	char *opts;
 	int err;
 
 	lockdep_assert_held(&perfkmod_named_mutex);
@@ -222,21 +222,11 @@ int perfkmod_named_region_add(const char *name, char **words, int nwords,
 		*why = "max_counters regions exist already";
 		return -ENOSPC;
 	}
-	/* the name, then the arguments as one string */
-	len = strlen(name) + 1;
-	size = len;
-	for (i = 0; i < nwords; i++)
-		size += strlen(words[i]) + 1;
+	size = perfkmod_name_args_size(name, words, nwords);
 	nr = kzalloc(struct_size(nr, name, size), GFP_KERNEL);
 	if (!nr)
 		return -ENOMEM;
-	strscpy(nr->name, name, len);
-	args = nr->name + len;
-	nr->args = args;
-	size -= len;
-	for (i = 0; i < nwords; i++)
-		args += scnprintf(args, size - (args - nr->args), "%s%s",
-				  i ? " " : "", words[i]);
+	nr->args = perfkmod_name_args(nr->name, name, words, nwords);
 	opts = kstrdup(words[0], GFP_KERNEL);
 	if (!opts) {
 		err = -ENOMEM;
