@@ -570,6 +570,27 @@ static void need_cpu1(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, cpu1_back, NULL), 0);
 }
 
+/* A call of marker_a begun on CPU 1, the task bound there, EXACT_N in it */
+static void begin_on_cpu1(struct kunit *test, struct perfkmod_region_call *call)
+{
+	need_cpu1(test);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(1)), 0);
+	perfkmod_region_begin(&marker_a, call);
+	KUNIT_EXPECT_TRUE(test, call->region);
+	write_target(EXACT_N);
+}
+
+/* @r counted one call, lost, and nothing else */
+static void expect_one_lost(struct kunit *test, struct perfkmod_region *r)
+{
+	struct perfkmod_region_stats *st = read_stats(test, r, -1);
+
+	KUNIT_EXPECT_EQ(test, st->lost, 1);
+	KUNIT_EXPECT_EQ(test, st->calls, 0);
+	KUNIT_EXPECT_EQ(test, st->migrated, 0);
+	KUNIT_EXPECT_EQ(test, st->sum[0], 0);
+}
+
 /*
  * A call begun on CPU 1 whose CPU goes offline under it (the task is
  * moved off): it ends on another CPU, lost, not folded in (and not
@@ -580,25 +601,15 @@ static void hotplug_offline(struct kunit *test)
 	struct perfkmod_counter *c = bp_all_cpus(test);
 	struct perfkmod_region *r = marker_region(test, "kunit-offline", &marker_a, &c);
 	struct perfkmod_region_call call;
-	struct perfkmod_region_stats *st;
 
-	need_cpu1(test);
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(1)), 0);
-	perfkmod_region_begin(&marker_a, &call);
-	KUNIT_EXPECT_TRUE(test, call.region);
-	write_target(EXACT_N);
+	begin_on_cpu1(test, &call);
 	KUNIT_EXPECT_EQ(test, remove_cpu(1), 0);
 	KUNIT_EXPECT_NE(test, raw_smp_processor_id(), 1);
 	write_target(EXACT_N);
 	perfkmod_region_end(&marker_a, &call);
 	KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
 	set_cpus_allowed_ptr(current, cpu_possible_mask);
-
-	st = read_stats(test, r, -1);
-	KUNIT_EXPECT_EQ(test, st->migrated, 0);
-	KUNIT_EXPECT_EQ(test, st->calls, 0);
-	KUNIT_EXPECT_EQ(test, st->lost, 1);
-	KUNIT_EXPECT_EQ(test, st->sum[0], 0);
+	expect_one_lost(test, r);
 }
 
 /*
@@ -613,23 +624,14 @@ static void hotplug_lost(struct kunit *test)
 	struct perfkmod_region_call call;
 	struct perfkmod_region_stats *st;
 
-	need_cpu1(test);
-	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(1)), 0);
-	perfkmod_region_begin(&marker_a, &call);
-	KUNIT_EXPECT_TRUE(test, call.region);
-	write_target(EXACT_N);
+	begin_on_cpu1(test, &call);
 	KUNIT_ASSERT_EQ(test, remove_cpu(1), 0);
 	KUNIT_ASSERT_EQ(test, add_cpu(1), 0);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(1)), 0);
 	KUNIT_EXPECT_EQ(test, raw_smp_processor_id(), 1);
 	write_target(EXACT_N);
 	perfkmod_region_end(&marker_a, &call);
-
-	st = read_stats(test, r, -1);
-	KUNIT_EXPECT_EQ(test, st->lost, 1);
-	KUNIT_EXPECT_EQ(test, st->calls, 0);
-	KUNIT_EXPECT_EQ(test, st->migrated, 0);
-	KUNIT_EXPECT_EQ(test, st->sum[0], 0);
+	expect_one_lost(test, r);
 	KUNIT_EXPECT_EQ(test, read_stats(test, r, 1)->lost, 1);
 
 	/* CPU 1's new event counts once perfkmod has made it */
