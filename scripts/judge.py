@@ -57,15 +57,22 @@ REPORTS = re.compile(
     r"|printk messages dropped"
 )
 # Where a report says the CPU was: arm64's "pc : SYMBOL+OFF/LEN", x86's
-# "RIP: 0010:SYMBOL+OFF/LEN".
-REPORT_PC = re.compile(r"^(?:pc : |RIP: [0-9a-f]{4}:)(\S+)")
+# "RIP: 0010:SYMBOL+OFF/LEN", each with " [MODULE]" for a module's code.
+REPORT_PC = re.compile(r"^(?:pc : |RIP: [0-9a-f]{4}:)(\S+(?: \[\S+\])?)")
 
 
 def report_summary(block):
     """One line of a kernel report's BLOCK (its lines, the report's
-    first): the report and, where it says, the function it stopped in."""
-    where = next((m.group(1) for m in map(REPORT_PC.match, block[1:40])
-                  if m), None)
+    first): the report and, where it says before its call trace, the
+    function it stopped in."""
+    where = None
+    for line in block[1:40]:
+        if line.lower().startswith("call trace:"):
+            break
+        m = REPORT_PC.match(line)
+        if m:
+            where = m.group(1)
+            break
     return block[0] + (f" (in {where})" if where else "")
 
 

@@ -210,18 +210,42 @@ OOPS_WHY = ("the guest stopped in test-tool; its first kernel report: "
             "dfff80000000001a (in perf_ctx_sched_task_cb+0x3c/0x1a0)")
 
 
+# x86's: a report whose own lines have no RIP before its call trace (a
+# KASAN report) is not given the RIP of the oops after it.
+X86 = """[   20.000000] BUG: KASAN: slab-use-after-free in region_end+0x1c/0x90 [perfkmod]
+[   20.000001] Call Trace:
+[   20.000002]  <TASK>
+[   20.000003] BUG: kernel NULL pointer dereference, address: 0000000000000010
+[   20.000004] Oops: 0000 [#1] PREEMPT SMP KASAN NOPTI
+[   20.000005] RIP: 0010:region_end+0x1c/0x90 [perfkmod]
+[   20.000006] Call Trace:"""
+
+
+def reports(text):
+    """The first lines of the kernel reports judge finds in TEXT."""
+    lines = [x + "\n" for x in text.splitlines()]
+    return [p.splitlines()[0] for p in judge.judge("test", lines,
+                                                    (1, 0, 1, 0, 0))[3]]
+
+
 def oops_cases():
-    """(NAME, OK) of the crash line's reading of OOPS."""
-    lines = ["KTAP version 1\n", "1..2\n"] + \
-        [x + "\n" for x in OOPS.splitlines()]
-    problems = judge.judge("test", lines, (1, 0, 1, 0, 0))[3]
-    crash = [p for p in problems if p.startswith("kunit.py parse:")]
-    first = [p for p in problems if p.startswith("kernel report: Unable")]
+    """(NAME, OK) of the crash line's and the reports' reading of OOPS and
+    X86."""
+    got = reports("KTAP version 1\n1..2\n" + OOPS)
+    crash = [p for p in got if p.startswith("kunit.py parse:")]
+    first = [p for p in got if p.startswith("kernel report: Unable")]
+    x86 = reports(X86)
     return [("a crash says its first report and where",
              len(crash) == 1 and OOPS_WHY in crash[0]),
             ("a report says the function it stopped in",
-             len(first) == 1 and first[0].splitlines()[0].endswith(
-                 "(in perf_ctx_sched_task_cb+0x3c/0x1a0)"))]
+             len(first) == 1 and first[0].endswith(
+                 "(in perf_ctx_sched_task_cb+0x3c/0x1a0)")),
+            ("x86: a report says the function and module it stopped in",
+             "kernel report: BUG: kernel NULL pointer dereference, address: "
+             "0000000000000010 (in region_end+0x1c/0x90 [perfkmod])" in x86),
+            ("a report without its own pc is given none",
+             "kernel report: BUG: KASAN: slab-use-after-free in "
+             "region_end+0x1c/0x90 [perfkmod]" in x86)]
 
 
 def perfdata_lines(text):
