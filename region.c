@@ -58,8 +58,12 @@ static int region_switch(struct perfkmod_region *r, bool on, bool going)
 	int err;
 
 	lockdep_assert_held(&r->lock);
-	if (on == (r->gen & 1))
+	if (on == (r->gen & 1)) {
+		/* on, but counting nothing since its function went */
+		if (on && r->config.func && perfkmod_region_func_gone(r))
+			return -ENOENT;
 		return 0;
+	}
 	if (on) {
 		if (r->orphan)
 			return -ENODEV;

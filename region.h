@@ -109,6 +109,7 @@ int perfkmod_regions_release_owner(struct module *mod);
 int perfkmod_region_func_register(struct perfkmod_region *r);
 void perfkmod_region_func_unregister(struct perfkmod_region *r);
 int perfkmod_region_func_switch(struct perfkmod_region *r, bool on);
+bool perfkmod_region_func_gone(struct perfkmod_region *r);
 u64 perfkmod_region_func_missed(struct perfkmod_region *r);
 void perfkmod_region_func_reset(struct perfkmod_region *r);
 

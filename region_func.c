@@ -101,10 +101,25 @@ int perfkmod_region_func_switch(struct perfkmod_region *r, bool on)
 	if (!on)
 		return disable_kretprobe(&r->func.rp);
 	err = enable_kretprobe(&r->func.rp);
-	/* kprobe_mutex, which enable_kretprobe() took, ordered the flag */
-	if (err == -EINVAL && kprobe_gone(&r->func.rp.kp))
+	if (err == -EINVAL && perfkmod_region_func_gone(r))
 		err = -ENOENT;
 	return err;
+}
+
+/**
+ * perfkmod_region_func_gone() - whether a region's function went with its
+ *	module
+ * @r: the region.
+ *
+ * kprobes marks the probe gone, for good, when the function's module goes.
+ *
+ * Context: process context, the region's lock held.
+ * Return: true once the function's module went.
+ */
+bool perfkmod_region_func_gone(struct perfkmod_region *r)
+{
+	/* set under kprobe_mutex, which this does not take: a hint, then */
+	return data_race(kprobe_gone(&r->func.rp.kp));
 }
 
 /* The calls the probe missed since it was registered. */

@@ -235,6 +235,7 @@ cat $C >/tmp/region-listing
 check rmmod-target-under-r rmmod region_target
 check target-gone-dir test ! -e $R/region_target
 check target-gone-r-stays grep -qx "region r func=$FN,maxactive=16 bp cs" $C
+check target-gone-enable-on-refused kw ENOENT "enable r"
 check target-gone-disable kw ok "disable r"
 check target-gone-enable-refused kw ENOENT "enable r"
 check target-gone-enable-why grep -q \
