@@ -465,7 +465,8 @@ static_assert(ARRAY_SIZE(commands) == CMD_TEMPORARY + 1);
  */
 size_t perfkmod_name_args_size(const char *name, char **words, int nwords)
 {
-	size_t size = strlen(name) + 1;
+	/* with no words, the arguments are an empty string: its NUL */
+	size_t size = strlen(name) + 1 + !nwords;
 	int i;
 
 	for (i = 0; i < nwords; i++)
