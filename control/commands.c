@@ -454,57 +454,6 @@ enum { CMD_ADD, CMD_DEL, CMD_ENABLE, CMD_DISABLE, CMD_RESET, CMD_PERIOD,
 static_assert(ARRAY_SIZE(commands) == CMD_TEMPORARY + 1);
 
 /**
- * perfkmod_name_args_size() - the bytes perfkmod_name_args() writes
- * @name: a series' or region's name.
- * @words: its command's words after the name.
- * @nwords: how many.
- *
- * Context: any context.
- * Return: the size of @name and the words joined by blanks, each with its
- * NUL.
- */
-size_t perfkmod_name_args_size(const char *name, char **words, int nwords)
-{
-	/* with no words, the arguments are an empty string: its NUL */
-	size_t size = strlen(name) + 1 + !nwords;
-	int i;
-
-	for (i = 0; i < nwords; i++)
-		size += strlen(words[i]) + 1;
-	return size;
-}
-
-/**
- * perfkmod_name_args() - a name and its arguments, as the listing shows them
- * @buf: perfkmod_name_args_size() bytes.
- * @name: a series' or region's name, copied first.
- * @words: its command's words after the name, copied after it, joined by
- *	blanks.
- * @nwords: how many.
- *
- * Context: any context.
- * Return: the arguments' string, in @buf after the name's NUL.
- */
-char *perfkmod_name_args(char *buf, const char *name, char **words,
-			 int nwords)
-{
-	size_t len = strlen(name) + 1;
-	char *args = buf + len, *p = args;
-	int i;
-
-	memcpy(buf, name, len);
-	for (i = 0; i < nwords; i++) {
-		if (i)
-			*p++ = ' ';
-		len = strlen(words[i]);
-		memcpy(p, words[i], len);
-		p += len;
-	}
-	*p = '\0';
-	return args;
-}
-
-/**
  * perfkmod_split_words() - split a command on blanks
  * @s: the command; its blanks become NULs.
  * @words: the words, at most %PERFKMOD_MAX_WORDS.

@@ -73,6 +73,7 @@
 #include <linux/compiler_types.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 #include "perfkmod.h"
@@ -185,6 +186,60 @@ struct perfkmod_named_region {
 int perfkmod_control_init(void);
 void perfkmod_control_exit(void);
 
+/* the name and arguments of a series or region, as the listing shows them */
+
+/**
+ * perfkmod_name_args_size() - the bytes perfkmod_name_args() writes
+ * @name: a series' or region's name.
+ * @words: its command's words after the name.
+ * @nwords: how many.
+ *
+ * Context: any context.
+ * Return: the size of @name and the words joined by blanks, each with its
+ * NUL.
+ */
+static inline size_t perfkmod_name_args_size(const char *name, char **words,
+					     int nwords)
+{
+	/* with no words, the arguments are an empty string: its NUL */
+	size_t size = strlen(name) + 1 + !nwords;
+	int i;
+
+	for (i = 0; i < nwords; i++)
+		size += strlen(words[i]) + 1;
+	return size;
+}
+
+/**
+ * perfkmod_name_args() - a name and its arguments, as the listing shows them
+ * @buf: perfkmod_name_args_size() bytes.
+ * @name: a series' or region's name, copied first.
+ * @words: its command's words after the name, copied after it, joined by
+ *	blanks.
+ * @nwords: how many.
+ *
+ * Context: any context.
+ * Return: the arguments' string, in @buf after the name's NUL.
+ */
+static inline char *perfkmod_name_args(char *buf, const char *name,
+				       char **words, int nwords)
+{
+	size_t len = strlen(name) + 1;
+	char *args = buf + len, *p = args;
+	int i;
+
+	memcpy(buf, name, len);
+	for (i = 0; i < nwords; i++) {
+		if (i)
+			*p++ = ' ';
+		len = strlen(words[i]);
+		memcpy(p, words[i], len);
+		p += len;
+	}
+	*p = '\0';
+	return args;
+}
+
 /* commands.c: the named counters and series, and the control file */
 int perfkmod_named_add(const char *name, const char *spec, bool files,
 		       const char **why);
@@ -193,9 +248,6 @@ int perfkmod_named_series_add(const char *name, char **words, int nwords,
 void perfkmod_named_add_files(void);
 void perfkmod_named_release_all(void);
 int perfkmod_split_words(char *s, char **words, const char **why);
-size_t perfkmod_name_args_size(const char *name, char **words, int nwords);
-char *perfkmod_name_args(char *buf, const char *name, char **words,
-			 int nwords);
 int perfkmod_name_free(const char *name, const char **why);
 
 /* series_opts.c */
