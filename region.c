@@ -58,15 +58,13 @@ static int region_switch(struct perfkmod_region *r, bool on, bool going)
 	int err;
 
 	lockdep_assert_held(&r->lock);
-	if (on == (r->gen & 1)) {
-		/* on, but counting nothing since its function went */
-		if (on && r->config.func && perfkmod_region_func_gone(r))
-			return -ENOENT;
+	if (on && r->orphan)
+		return -ENODEV;	/* off for good */
+	if (on && r->config.func && perfkmod_region_func_gone(r))
+		return -ENOENT;	/* on or off, it would count nothing again */
+	if (on == (r->gen & 1))
 		return 0;
-	}
 	if (on) {
-		if (r->orphan)
-			return -ENODEV;
 		new_gen(r, true);
 		if (r->config.marker) {
 			static_branch_enable(&r->config.marker->on);

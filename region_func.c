@@ -91,19 +91,13 @@ void perfkmod_region_func_unregister(struct perfkmod_region *r)
  * which drops them (the region's generation has moved).
  *
  * Context: process context, may sleep.
- * Return: 0; -%ENOENT, on, when the function went with its module (kprobes
- * marked the probe gone); or enable_kretprobe()'s errno.
+ * Return: 0 or enable_kretprobe()'s errno.
  */
 int perfkmod_region_func_switch(struct perfkmod_region *r, bool on)
 {
-	int err;
-
-	if (!on)
-		return disable_kretprobe(&r->func.rp);
-	err = enable_kretprobe(&r->func.rp);
-	if (err == -EINVAL && perfkmod_region_func_gone(r))
-		err = -ENOENT;
-	return err;
+	if (on)
+		return enable_kretprobe(&r->func.rp);
+	return disable_kretprobe(&r->func.rp);
 }
 
 /**
