@@ -493,11 +493,10 @@ def judge(lane, lines, counts):
                 notes.append(f"a warning a test asked for: {prev}")
                 continue
             extra += 1
-            context = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 25]]
             block = [TIMESTAMP.sub("", l.rstrip()) for l in lines[i:i + 40]]
             first_report = first_report or report_summary(block)
             problems.append("kernel report: " + report_summary(block) +
-                            "\n    " + "\n    ".join(context))
+                            "\n    " + "\n    ".join(block[:25]))
         elif line.strip() and started:
             diag.append(line.strip())
 
